@@ -1,4 +1,26 @@
 //! hexarena: a Hex platform. The engine is pure Rust; the web app (Leptos)
 //! is compiled for the server with `ssr` and for the browser with `hydrate`.
 
+// Leptos view types nest deeply; the default limit is too low for the
+// server build of the larger pages.
+#![recursion_limit = "256"]
 pub mod engine;
+
+#[cfg(feature = "web")]
+pub mod app;
+#[cfg(feature = "web")]
+pub mod browser;
+#[cfg(feature = "web")]
+pub mod components;
+#[cfg(feature = "web")]
+pub mod pages;
+#[cfg(feature = "ssr")]
+pub mod server;
+
+/// Browser entry point: attaches the app to the server-rendered page.
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hydrate() {
+    console_error_panic_hook::set_once();
+    leptos::mount::hydrate_body(app::App);
+}

@@ -13,11 +13,7 @@ pub const MAX_SIZE: u8 = 19;
 
 /// Checks that `size` is a playable board side.
 pub fn check_size(size: u8) -> Result<u8, SizeError> {
-    if (MIN_SIZE..=MAX_SIZE).contains(&size) {
-        Ok(size)
-    } else {
-        Err(SizeError(size as u32))
-    }
+    if (MIN_SIZE..=MAX_SIZE).contains(&size) { Ok(size) } else { Err(SizeError(size as u32)) }
 }
 
 /// The six neighbour offsets `(dq, dr)` on the rhombus.
@@ -83,11 +79,7 @@ impl Cell {
     /// `size`.
     pub fn parse(text: &str, size: u8) -> Result<Cell, NotationError> {
         let cell = Cell::parse_unbounded(text)?;
-        if cell.is_on(size) {
-            Ok(cell)
-        } else {
-            Err(NotationError::OffBoard { text: text.to_string(), size })
-        }
+        if cell.is_on(size) { Ok(cell) } else { Err(NotationError::OffBoard { text: text.to_string(), size }) }
     }
 
     /// Parses notation without checking it against a board size; columns
@@ -145,10 +137,7 @@ mod tests {
         assert_eq!(Cell::parse("a01", 19), Err(NotationError::BadRow("01".into())));
         assert_eq!(Cell::parse("a", 19), Err(NotationError::BadRow("".into())));
         assert_eq!(Cell::parse("a20", 19), Err(NotationError::BadRow("20".into())));
-        assert_eq!(
-            Cell::parse("f1", 5),
-            Err(NotationError::OffBoard { text: "f1".into(), size: 5 })
-        );
+        assert_eq!(Cell::parse("f1", 5), Err(NotationError::OffBoard { text: "f1".into(), size: 5 }));
     }
 
     #[test]

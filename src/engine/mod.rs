@@ -24,6 +24,6 @@ pub use position::Position;
 pub use record::{Record, RecordError, RecordErrorKind, RecordFormat};
 
 #[cfg(test)]
-pub(crate) mod properties;
-#[cfg(test)]
 mod known_positions;
+#[cfg(test)]
+pub(crate) mod properties;

@@ -223,10 +223,7 @@ mod tests {
         let mut p = play_all(5, &["c3"]);
         let before = (p.red, p.blue, p.to_move);
         assert_eq!(p.play(Cell::new(2, 2)), Err(MoveError::Occupied(Cell::new(2, 2))));
-        assert_eq!(
-            p.play(Cell::new(5, 0)),
-            Err(MoveError::OffBoard { cell: Cell::new(5, 0), size: 5 })
-        );
+        assert_eq!(p.play(Cell::new(5, 0)), Err(MoveError::OffBoard { cell: Cell::new(5, 0), size: 5 }));
         assert_eq!((p.red, p.blue, p.to_move), before);
     }
 

@@ -7,23 +7,21 @@ use super::*;
 /// A game on a random board (3–11) with random legal moves, sometimes
 /// played to the end, sometimes stopped early; swap used now and then.
 pub(crate) fn arb_game() -> impl Strategy<Value = Game> {
-    (MIN_SIZE..=11u8, any::<bool>(), prop::collection::vec(any::<u32>(), 0..130)).prop_map(
-        |(size, swap, picks)| {
-            let mut game = Game::new(size, swap).unwrap();
-            for pick in picks {
-                if game.winner().is_some() {
-                    break;
-                }
-                if game.can_swap() && pick % 3 == 0 {
-                    game.play(Move::Swap).unwrap();
-                    continue;
-                }
-                let empty: Vec<Cell> = game.position().empty_cells().collect();
-                game.play(Move::Place(empty[pick as usize % empty.len()])).unwrap();
+    (MIN_SIZE..=11u8, any::<bool>(), prop::collection::vec(any::<u32>(), 0..130)).prop_map(|(size, swap, picks)| {
+        let mut game = Game::new(size, swap).unwrap();
+        for pick in picks {
+            if game.winner().is_some() {
+                break;
             }
-            game
-        },
-    )
+            if game.can_swap() && pick % 3 == 0 {
+                game.play(Move::Swap).unwrap();
+                continue;
+            }
+            let empty: Vec<Cell> = game.position().empty_cells().collect();
+            game.play(Move::Place(empty[pick as usize % empty.len()])).unwrap();
+        }
+        game
+    })
 }
 
 /// A game played until someone wins.

@@ -58,8 +58,7 @@ impl Record {
         let swap = swap_allowed || self.moves.contains(&Move::Swap);
         let mut game = Game::new(self.size, swap).map_err(|e| RecordError::at(0, e.into()))?;
         for (i, &m) in self.moves.iter().enumerate() {
-            game.play(m)
-                .map_err(|error| RecordError::at(0, RecordErrorKind::IllegalMove { number: i + 1, error }))?;
+            game.play(m).map_err(|error| RecordError::at(0, RecordErrorKind::IllegalMove { number: i + 1, error }))?;
         }
         Ok(game)
     }

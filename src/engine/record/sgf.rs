@@ -15,11 +15,7 @@ const DEFAULT_SIZE: u8 = 11;
 impl Record {
     /// Writes HexGui-compatible SGF.
     pub fn to_sgf(&self) -> String {
-        let mut out = format!(
-            "(;FF[4]AP[hexarena:{}]GM[11]SZ[{}]",
-            env!("CARGO_PKG_VERSION"),
-            self.size
-        );
+        let mut out = format!("(;FF[4]AP[hexarena:{}]GM[11]SZ[{}]", env!("CARGO_PKG_VERSION"), self.size);
         for (i, m) in self.moves.iter().enumerate() {
             let colour = if Game::mover_of(i) == Color::Red { 'B' } else { 'W' };
             let value = match m {
@@ -87,8 +83,8 @@ impl Record {
                 }
                 "" | "pass" => return Err(RecordError::at(offset, RecordErrorKind::Unsupported("a pass".into()))),
                 _ => {
-                    let cell = Cell::parse(value, size)
-                        .map_err(|e| RecordError::at(offset, RecordErrorKind::BadCell(e)))?;
+                    let cell =
+                        Cell::parse(value, size).map_err(|e| RecordError::at(offset, RecordErrorKind::BadCell(e)))?;
                     Move::Place(cell.transpose())
                 }
             };

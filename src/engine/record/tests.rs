@@ -37,15 +37,9 @@ fn sgf_errors_say_what_and_where() {
     assert_eq!(err("(;GM[1]SZ[9])").kind, RecordErrorKind::NotHex("1".into()));
     assert_eq!(err("(;GM[11]SZ[25])").kind, RecordErrorKind::BadSize("25".into()));
     assert_eq!(err("(;GM[11]SZ[5:7])").kind, RecordErrorKind::BadSize("5:7".into()));
-    assert_eq!(
-        err("(;SZ[5];W[a1])").kind,
-        RecordErrorKind::WrongColour { number: 1, expected: Color::Red }
-    );
+    assert_eq!(err("(;SZ[5];W[a1])").kind, RecordErrorKind::WrongColour { number: 1, expected: Color::Red });
     let e = err("(;SZ[5];B[a1];W[a1])");
-    assert_eq!(
-        e.kind,
-        RecordErrorKind::IllegalMove { number: 2, error: MoveError::Occupied(Cell::new(0, 0)) }
-    );
+    assert_eq!(e.kind, RecordErrorKind::IllegalMove { number: 2, error: MoveError::Occupied(Cell::new(0, 0)) });
     assert_eq!(e.offset, 14);
     assert!(matches!(err("(;SZ[5];B[z9])").kind, RecordErrorKind::BadCell(NotationError::BadColumn('z'))));
     assert!(matches!(err("(;SZ[5];B[a1]").kind, RecordErrorKind::Syntax(_)));
@@ -84,7 +78,10 @@ fn move_lists_accept_numbers_separators_and_a_size() {
     assert_eq!(e.offset, 10);
     assert!(matches!(e.kind, RecordErrorKind::BadCell(_)));
     assert!(matches!(Record::from_text("5x6 a1", 11).unwrap_err().kind, RecordErrorKind::BadSize(_)));
-    assert!(matches!(Record::from_text("a1 b1 swap", 5).unwrap_err().kind, RecordErrorKind::IllegalMove { number: 3, .. }));
+    assert!(matches!(
+        Record::from_text("a1 b1 swap", 5).unwrap_err().kind,
+        RecordErrorKind::IllegalMove { number: 3, .. }
+    ));
 }
 
 #[test]

@@ -1,0 +1,55 @@
+//! The HTML shell the server renders and the router shared by server and
+//! browser.
+
+use leptos::prelude::*;
+use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::path;
+
+use crate::components::layout::Layout;
+use crate::pages::docs::DocsPage;
+use crate::pages::landing::LandingPage;
+use crate::pages::local_game::LocalGamePage;
+use crate::pages::not_found::NotFoundPage;
+use crate::pages::play::PlayPage;
+
+/// The whole document, rendered on the server.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8" />
+                <meta name="viewport" content="width=device-width, initial-scale=1" />
+                <meta name="color-scheme" content="light dark" />
+                <meta name="description" content="Play Hex in your browser: hot-seat games on boards from 3×3 to 19×19, records in SGF and trmph." />
+                <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
+                <HydrationScripts options />
+                <MetaTags />
+            </head>
+            <body>
+                <App />
+            </body>
+        </html>
+    }
+}
+
+/// The application: layout and routes.
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    view! {
+        <Stylesheet id="leptos" href="/pkg/hexarena.css" />
+        <Title text="hexarena" />
+        <Router>
+            <Layout>
+                <Routes fallback=NotFoundPage>
+                    <Route path=path!("/") view=LandingPage />
+                    <Route path=path!("/play") view=PlayPage />
+                    <Route path=path!("/play/local") view=LocalGamePage />
+                    <Route path=path!("/docs") view=DocsPage />
+                </Routes>
+            </Layout>
+        </Router>
+    }
+}

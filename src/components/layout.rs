@@ -1,0 +1,51 @@
+//! The frame around every page: a skip link, the navigation and a footer.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_location;
+
+/// The pages in the navigation, in order. Only pages that exist are listed.
+const NAV: [(&str, &str); 3] = [("/", "Home"), ("/play", "Play"), ("/docs", "Docs")];
+
+/// Header with navigation, the page itself, and a footer.
+#[component]
+pub fn Layout(children: Children) -> impl IntoView {
+    let location = use_location();
+    let current = move |href: &'static str| {
+        let path = location.pathname.get();
+        let here = if href == "/" { path == "/" } else { path == href || path.starts_with(&format!("{href}/")) };
+        here.then_some("page")
+    };
+    view! {
+        <a class="skip-link" href="#main">"Skip to content"</a>
+        <header class="site-header">
+            <a class="brand" href="/" aria-label="hexarena home">
+                <svg class="brand-mark" viewBox="-1 -1 2 2" aria-hidden="true">
+                    <polygon points="0,-1 0.866,-0.5 0.866,0.5 0,1 -0.866,0.5 -0.866,-0.5"></polygon>
+                </svg>
+                <span>"hexarena"</span>
+            </a>
+            <nav aria-label="Main">
+                <ul>
+                    {NAV
+                        .into_iter()
+                        .map(|(href, name)| {
+                            view! {
+                                <li>
+                                    <a href=href aria-current=move || current(href)>
+                                        {name}
+                                    </a>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+            </nav>
+        </header>
+        <main id="main" tabindex="-1">
+            {children()}
+        </main>
+        <footer class="site-footer">
+            <p>"hexarena — Hex in the browser, in Rust. Red joins left and right, Blue joins top and bottom."</p>
+        </footer>
+    }
+}

@@ -1,0 +1,65 @@
+//! The hexarena server: renders the pages, serves the WebAssembly client.
+
+#[cfg(feature = "ssr")]
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    use std::process::ExitCode;
+
+    let mut options = match leptos::config::get_configuration(None) {
+        Ok(conf) => conf.leptos_options,
+        Err(e) => {
+            eprintln!("hexarena: bad LEPTOS_* setting: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Built without cargo-leptos (cargo check, cargo test), the name of the
+    // client bundle is not baked in; it is always ours.
+    if options.output_name.is_empty() {
+        options.output_name = "hexarena".into();
+    }
+    let addr = options.site_addr;
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("hexarena: cannot listen on {addr}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("hexarena listening on http://{addr}");
+    let app = hexarena::server::router::router(options);
+    match axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hexarena: server error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM, so in-flight requests can finish.
+#[cfg(feature = "ssr")]
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+#[cfg(not(feature = "ssr"))]
+fn main() {
+    eprintln!("hexarena's server is built with the `ssr` feature: use `cargo leptos build`.");
+}

@@ -1,0 +1,196 @@
+//! `/docs`: how to play, the notation and record formats, the controls, and
+//! how to run hexarena yourself.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+/// The documentation page.
+#[component]
+pub fn DocsPage() -> impl IntoView {
+    view! {
+        <Title text="Docs — hexarena" />
+        <div class="page docs">
+            <h1>"Documentation"</h1>
+            <nav class="toc" aria-label="On this page">
+                <ul>
+                    <li><a href="#rules">"The rules"</a></li>
+                    <li><a href="#swap">"The swap rule"</a></li>
+                    <li><a href="#strategy">"First steps in strategy"</a></li>
+                    <li><a href="#notation">"Notation"</a></li>
+                    <li><a href="#records">"Game records"</a></li>
+                    <li><a href="#controls">"Controls"</a></li>
+                    <li><a href="#offline">"Offline play"</a></li>
+                    <li><a href="#self-hosting">"Running hexarena yourself"</a></li>
+                    <li><a href="#configuration">"Configuration"</a></li>
+                </ul>
+            </nav>
+
+            <section id="rules">
+                <h2>"The rules"</h2>
+                <p>
+                    "Hex is played on a rhombus of hexagonal cells, usually 11×11, though anything from "
+                    "3×3 to 19×19 can be played here. Each player owns two opposite edges: "
+                    <strong class="red-text">"Red"</strong> " owns the left and right edges, "
+                    <strong class="blue-text">"Blue"</strong> " the top and bottom ones. The edges are tinted "
+                    "in their owner's colour on the board."
+                </p>
+                <ol>
+                    <li>"The board starts empty. Red moves first."</li>
+                    <li>"On your turn, put one stone of your colour on any empty cell. Stones never move and are never taken."</li>
+                    <li>"The first player to link their two edges with an unbroken chain of their own stones wins."</li>
+                </ol>
+                <p>
+                    "Each cell touches up to six others. A chain may wind any way it likes, as long as "
+                    "each stone touches the next. When the board is full, exactly one player has a "
+                    "chain: Hex can never end in a draw, because a wall that stops your opponent "
+                    "is itself a connection for you."
+                </p>
+            </section>
+
+            <section id="swap">
+                <h2>"The swap rule"</h2>
+                <p>
+                    "Moving first is a real advantage — with perfect play the first player always wins. "
+                    "The swap (or pie) rule evens things out: after Red's first stone, Blue may, instead "
+                    "of playing a stone, take that first stone over. The stone is then reflected across "
+                    "the board's short diagonal onto Blue's side (a stone on c2 becomes Blue's b3) and "
+                    "Red moves again."
+                </p>
+                <p>
+                    "So Red should open with a move that is neither too strong (Blue would take it) nor "
+                    "too weak (Blue would let Red keep it). The rule is optional for every game and is "
+                    "on by default from 9×9 upwards."
+                </p>
+            </section>
+
+            <section id="strategy">
+                <h2>"First steps in strategy"</h2>
+                <ul>
+                    <li>
+                        <strong>"The bridge. "</strong>
+                        "Two of your stones that share two empty neighbours cannot be cut apart: if the "
+                        "opponent takes one of the shared cells, take the other. Bridges let you cross the "
+                        "board twice as fast as stone-by-stone chains."
+                    </li>
+                    <li>
+                        <strong>"The centre matters. "</strong>
+                        "A stone near the middle reaches both of your edges in few moves and gets in the "
+                        "way of both of your opponent's. That is why the swap rule exists."
+                    </li>
+                    <li>
+                        <strong>"Block from a distance. "</strong>
+                        "A stone placed right next to an opponent's stone is easy to go around; block a "
+                        "few cells ahead of the threat instead."
+                    </li>
+                    <li>
+                        <strong>"Edge templates. "</strong>
+                        "A stone on the second row from your edge is already connected to it through its "
+                        "two edge neighbours; on the third and fourth rows, larger known patterns do the same."
+                    </li>
+                </ul>
+            </section>
+
+            <section id="notation">
+                <h2>"Notation"</h2>
+                <p>
+                    "Columns are letters from " <code>"a"</code> " on the left, rows are numbers from "
+                    <code>"1"</code> " at the top: " <code>"a1"</code> " is the top-left corner, "
+                    <code>"k11"</code> " the bottom-right one of an 11×11 board, " <code>"s19"</code>
+                    " the largest cell of all. A swap is written " <code>"swap"</code> "."
+                </p>
+            </section>
+
+            <section id="records">
+                <h2>"Game records"</h2>
+                <p>"Every game can be exported and imported in three formats; each reads back to exactly the same game."</p>
+                <dl>
+                    <dt>"Move list"</dt>
+                    <dd>
+                        "The board size then each move: " <code>"11x11 f6 swap e7 d8"</code>
+                        ". Move numbers (" <code>"1. f6 2. swap"</code>
+                        ") and commas are accepted. Without a size, the current board's size is used."
+                    </dd>
+                    <dt>"SGF"</dt>
+                    <dd>
+                        "The HexGui dialect of the Smart Game Format: "
+                        <code>"(;FF[4]GM[11]SZ[11];B[f6];W[swap-pieces];B[g5])"</code>
+                        ". In SGF, HexGui and most Hex programs, Black moves first and joins top and "
+                        "bottom. hexarena's Red is written as Black and every cell is reflected across "
+                        "the short diagonal (our " <code>"c2"</code> " is their " <code>"b3"</code>
+                        "), so a game opened in HexGui shows the same shape and the same winner."
+                    </dd>
+                    <dt>"trmph"</dt>
+                    <dd>
+                        "A link such as " <code>"https://trmph.com/hex/board#11,f6e7"</code>
+                        " (or just the part after " <code>"#"</code>
+                        "). Cells are reflected as in SGF; a swap is written as the second player "
+                        "repeating the first cell."
+                    </dd>
+                </dl>
+                <p>"A record that cannot be read is refused with the place and the reason, and the current game stays as it was."</p>
+            </section>
+
+            <section id="controls">
+                <h2>"Controls"</h2>
+                <ul>
+                    <li>"Click or tap an empty cell to play there. With a mouse, a faint stone shows where you would play."</li>
+                    <li>"Keyboard: focus the board with Tab, move the cursor with the arrow keys (Home and End jump along the row), and press Enter or Space to play."</li>
+                    <li>"Undo takes back the last move. Clicking a move in the move list shows the board as it was then; “Back to the game” returns."</li>
+                    <li>"Moves are announced to screen readers, and stones carry a mark besides their colour: a bar along the direction their owner connects."</li>
+                </ul>
+            </section>
+
+            <section id="offline">
+                <h2>"Offline play"</h2>
+                <p>
+                    "Hot-seat games run entirely in your browser, compiled from the same Rust rules the "
+                    "server uses. Once the page has loaded you can lose your connection — or the server "
+                    "can go away — and the game goes on. Games are kept in your browser's storage, so a "
+                    "reload brings back the game in progress."
+                </p>
+            </section>
+
+            <section id="self-hosting">
+                <h2>"Running hexarena yourself"</h2>
+                <p>
+                    "hexarena is one Rust program: an Axum server that renders the pages and serves the "
+                    "WebAssembly client. From a checkout of the source:"
+                </p>
+                <pre><code>"scripts/start.sh"</code></pre>
+                <p>
+                    "installs what the build needs if it is missing (the WebAssembly target, cargo-leptos, "
+                    "wasm-bindgen, wasm-opt), builds a release and serves it at http://127.0.0.1:3000. "
+                    "To build by hand:"
+                </p>
+                <pre><code>"cargo leptos build --release\nLEPTOS_SITE_ADDR=127.0.0.1:3000 LEPTOS_SITE_ROOT=target/site target/release/hexarena"</code></pre>
+                <p>
+                    "The server answers " <code>"GET /health"</code> " with " <code>"{\"status\":\"ok\"}"</code>
+                    " for load balancers and monitors. " <code>"scripts/test.sh"</code> " runs every test, "
+                    "including the browser tests in headless Chromium."
+                </p>
+            </section>
+
+            <section id="configuration">
+                <h2>"Configuration"</h2>
+                <p>"Settings are environment variables:"</p>
+                <table>
+                    <thead>
+                        <tr><th>"Variable"</th><th>"Meaning"</th><th>"Default"</th></tr>
+                    </thead>
+                    <tbody>
+                        <tr>
+                            <td><code>"LEPTOS_SITE_ADDR"</code></td>
+                            <td>"Address and port to listen on."</td>
+                            <td><code>"127.0.0.1:3000"</code></td>
+                        </tr>
+                        <tr>
+                            <td><code>"LEPTOS_SITE_ROOT"</code></td>
+                            <td>"Folder with the built site (the WebAssembly client, styles, icons)."</td>
+                            <td><code>"target/site"</code></td>
+                        </tr>
+                    </tbody>
+                </table>
+            </section>
+        </div>
+    }
+}

@@ -1,0 +1,90 @@
+//! `/`: what hexarena is, with a finished game on show and a way to play.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::components::board::HexBoard;
+use crate::components::board_view::BoardView;
+use crate::engine::{Game, Record};
+
+/// A short 7×7 game won by Blue, shown on the landing page with its
+/// winning chain.
+const SHOWCASE: &str = "7x7 d4 c5 e3 d2 b4 c3 e5 c4 d6 b6 a2 d1 f6 b7";
+
+fn showcase() -> Option<Game> {
+    Record::from_text(SHOWCASE, 7).ok()?.to_game(false).ok()
+}
+
+/// The landing page.
+#[component]
+pub fn LandingPage() -> impl IntoView {
+    let board = showcase().map(|g| BoardView::of(&g, false));
+    view! {
+        <Title text="hexarena — play Hex in your browser" />
+        <div class="landing">
+            <section class="hero">
+                <div class="hero-text">
+                    <h1>"Hex, the connection game."</h1>
+                    <p class="lead">
+                        "Two players, one rhombus of hexagons. Red joins the left and right edges, "
+                        "Blue joins the top and bottom. Nobody can block both ways at once, so every "
+                        "game has a winner — and no draws."
+                    </p>
+                    <div class="button-row">
+                        <a class="button primary big" href="/play">"Play now"</a>
+                        <a class="button big" href="/docs">"How to play"</a>
+                    </div>
+                </div>
+                <div class="hero-board">
+                    {board.map(|b| {
+                        view! {
+                            <HexBoard
+                                view=Signal::stored(b)
+                                on_play=Callback::new(|_| {})
+                                label="A finished 7 by 7 game won by Blue"
+                            />
+                        }
+                    })}
+                </div>
+            </section>
+            <section class="features">
+                <article>
+                    <h2>"Hot-seat, anywhere"</h2>
+                    <p>
+                        "Play a friend on one screen, on any board from 3×3 to 19×19, with or without "
+                        "the swap rule. The game runs entirely in your browser: it keeps working "
+                        "offline and survives a reload."
+                    </p>
+                </article>
+                <article>
+                    <h2>"Records that travel"</h2>
+                    <p>
+                        "Export a game as a plain move list, as SGF for HexGui, or as a trmph link, "
+                        "and import any of them back. Colours and edges are mapped so the winner stays "
+                        "the winner in every tool."
+                    </p>
+                </article>
+                <article>
+                    <h2>"Built to be played"</h2>
+                    <p>
+                        "A board sized to your screen, coordinates on every edge, the last move ringed, "
+                        "the winning chain outlined. Play with mouse, touch or keyboard; screen readers "
+                        "announce every move."
+                    </p>
+                </article>
+            </section>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Color;
+
+    #[test]
+    fn the_showcase_game_is_finished() {
+        let game = showcase().expect("the showcase record is valid");
+        assert_eq!(game.winner(), Some(Color::Blue));
+    }
+}

@@ -1,0 +1,264 @@
+//! `/play/local`: two people, one device. Every rule runs in the browser, so
+//! the game goes on with the server gone, and it is kept in local storage so
+//! a reload finds it again.
+
+mod record_tools;
+pub mod saved;
+pub mod settings;
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use self::record_tools::{ExportRecord, ImportRecord};
+use self::saved::{STORAGE_KEY, SavedGame};
+use self::settings::GameSettings;
+use crate::browser;
+use crate::components::board::HexBoard;
+use crate::components::board_view::BoardView;
+use crate::engine::{Cell, Color, Game, Move};
+
+/// The hot-seat game page.
+#[component]
+pub fn LocalGamePage() -> impl IntoView {
+    let query = use_query_map();
+    let (settings, problems) = query.with_untracked(|q| GameSettings::from_query(q.get_str("size"), q.get_str("swap")));
+    let new_game = move |s: GameSettings| Game::new(s.size, s.swap).unwrap_or_else(|_| fresh_default());
+    let game = RwSignal::new(new_game(settings));
+    // `Some(k)`: the board shows the position after k moves, read-only.
+    let viewing = RwSignal::new(None::<usize>);
+    let announcement = RwSignal::new(String::new());
+    let confirm_new = RwSignal::new(false);
+
+    // After hydration: pick up the stored game unless a new one was asked
+    // for; from then on store every change.
+    Effect::new(move |previous: Option<()>| {
+        if previous.is_none() {
+            let asked_new = query.with_untracked(|q| q.get_str("new").is_some());
+            if asked_new {
+                browser::replace_path("/play/local");
+            } else if let Some(stored) = browser::load(STORAGE_KEY).and_then(|json| SavedGame::parse(&json)) {
+                game.set(stored);
+            }
+        }
+        game.with(|g| browser::save(STORAGE_KEY, &SavedGame::of(g).to_json()));
+    });
+
+    let play = move |m: Move| {
+        let mover = game.with_untracked(|g| g.to_move());
+        let mut result = None;
+        game.update(|g| result = Some(g.play(m)));
+        match result {
+            Some(Ok(())) => {
+                let (stone, winner) = game.with_untracked(|g| (g.last_stone(), g.winner()));
+                let what = match m {
+                    Move::Swap => format!(
+                        "{} swapped: the stone is now on {}",
+                        mover,
+                        stone.map(|c| c.to_string()).unwrap_or_default()
+                    ),
+                    Move::Place(cell) => format!("{mover} played {cell}"),
+                };
+                announcement.set(match winner {
+                    Some(w) => format!("{what}. {w} wins!"),
+                    None => format!("{what}."),
+                });
+                viewing.set(None);
+                confirm_new.set(false);
+            }
+            Some(Err(e)) => announcement.set(format!("That move is not possible: {e}.")),
+            None => {}
+        }
+    };
+    let on_play = Callback::new(move |cell: Cell| play(Move::Place(cell)));
+    let undo = move |_| {
+        let mut undone = None;
+        game.update(|g| undone = g.undo());
+        if let Some(m) = undone {
+            announcement.set(format!("Took back {m}."));
+        }
+        viewing.set(None);
+    };
+    let start_over = move |_| {
+        if !confirm_new.get_untracked() && game.with_untracked(|g| !g.moves().is_empty() && g.winner().is_none()) {
+            confirm_new.set(true);
+            return;
+        }
+        let s = game.with_untracked(|g| GameSettings { size: g.size(), swap: g.swap_allowed() });
+        game.set(new_game(s));
+        viewing.set(None);
+        confirm_new.set(false);
+        announcement.set(format!("New {0}×{0} game. Red to move.", s.size));
+    };
+    let on_loaded = Callback::new(move |imported: Game| {
+        let n = imported.moves().len();
+        game.set(imported);
+        viewing.set(None);
+        announcement.set(format!("Record loaded: {n} moves."));
+    });
+
+    let board = Signal::derive(move || match viewing.get() {
+        None => game.with(|g| BoardView::of(g, true)),
+        Some(k) => game.with(|g| BoardView::of(&prefix(g, k), false)),
+    });
+    let status = move || {
+        let shown = viewing.get();
+        game.with(|g| match (shown, g.winner()) {
+            (Some(k), _) => format!("Viewing move {k} of {}", g.moves().len()),
+            (None, Some(w)) => format!("{w} wins"),
+            (None, None) if g.can_swap() => "Blue to move — or swap".to_string(),
+            (None, None) => format!("{} to move", g.to_move()),
+        })
+    };
+    let status_colour = move || {
+        game.with(|g| match viewing.get() {
+            Some(_) => "status-viewing",
+            None => match g.winner().unwrap_or(g.to_move()) {
+                Color::Red => "status-red",
+                Color::Blue => "status-blue",
+            },
+        })
+    };
+    let can_undo = move || game.with(|g| !g.moves().is_empty());
+    let can_swap = move || viewing.get().is_none() && game.with(|g| g.can_swap());
+    let rules_line = move || {
+        game.with(|g| format!("{0}×{0} board, swap rule {1}", g.size(), if g.swap_allowed() { "on" } else { "off" }))
+    };
+
+    view! {
+        <Title text="Hot-seat game — hexarena" />
+        <div class="game-page">
+            <section class="board-area" aria-label="Board">
+                <HexBoard view=board on_play label="Hot-seat Hex board" />
+            </section>
+            <aside class="side-panel">
+                <h1 class="panel-title">"Hot-seat game"</h1>
+                <p class="hint">{rules_line}</p>
+                {(!problems.is_empty()).then(|| {
+                    view! {
+                        <div class="error" role="alert">
+                            {problems.iter().map(|p| view! { <p>{p.clone()}</p> }).collect_view()}
+                        </div>
+                    }
+                })}
+                <ul class="players">
+                    <PlayerLine colour=Color::Red game viewing />
+                    <PlayerLine colour=Color::Blue game viewing />
+                </ul>
+                <p class=move || format!("game-status {}", status_colour()) data-testid="game-status">
+                    {status}
+                </p>
+                <p class="visually-hidden" aria-live="polite" data-testid="announcer">{announcement}</p>
+                <div class="button-row actions">
+                    <button type="button" data-testid="undo" on:click=undo disabled=move || !can_undo()>
+                        "Undo"
+                    </button>
+                    <Show when=can_swap>
+                        <button type="button" class="primary" data-testid="swap" on:click=move |_| play(Move::Swap)>
+                            "Swap"
+                        </button>
+                    </Show>
+                    <button type="button" data-testid="new-game" on:click=start_over>
+                        {move || if confirm_new.get() { "Really start over?" } else { "New game" }}
+                    </button>
+                    <a class="button" href="/play">"Other settings"</a>
+                </div>
+                <MoveList game viewing />
+                <ExportRecord game />
+                <ImportRecord game on_loaded />
+            </aside>
+        </div>
+    }
+}
+
+/// A game of the default size, for the (impossible) case of bad settings.
+fn fresh_default() -> Game {
+    match Game::new(settings::DEFAULT_SIZE, true) {
+        Ok(g) => g,
+        Err(_) => unreachable!("the default size is valid"),
+    }
+}
+
+/// The game after its first `k` moves.
+fn prefix(game: &Game, k: usize) -> Game {
+    let mut replay = Game::new(game.size(), game.swap_allowed()).unwrap_or_else(|_| fresh_default());
+    for &m in game.moves().iter().take(k) {
+        // Every move of `game` was legal in this order.
+        let _ = replay.play(m);
+    }
+    replay
+}
+
+/// One player's line: colour, the edges it joins, and a turn marker.
+#[component]
+fn PlayerLine(colour: Color, game: RwSignal<Game>, viewing: RwSignal<Option<usize>>) -> impl IntoView {
+    let edges = match colour {
+        Color::Red => "joins left ↔ right",
+        Color::Blue => "joins top ↔ bottom",
+    };
+    let state = move || {
+        game.with(|g| match g.winner() {
+            Some(w) if w == colour => "winner",
+            Some(_) => "",
+            None if viewing.get().is_none() && g.to_move() == colour => "to-move",
+            None => "",
+        })
+    };
+    view! {
+        <li class=move || format!("player player-{} {}", colour.as_str(), state())>
+            <span class=format!("chip chip-{}", colour.as_str()) aria-hidden="true"></span>
+            <span class="player-name">{colour.name()}</span>
+            <span class="player-edges">{edges}</span>
+            <span class="player-state">
+                {move || match state() {
+                    "winner" => "wins",
+                    "to-move" => "to move",
+                    _ => "",
+                }}
+            </span>
+        </li>
+    }
+}
+
+/// The moves in notation; clicking one shows the board after it.
+#[component]
+fn MoveList(game: RwSignal<Game>, viewing: RwSignal<Option<usize>>) -> impl IntoView {
+    let moves = move || game.with(|g| g.moves().to_vec());
+    view! {
+        <div class="move-list-box">
+            <h2 class="box-title">"Moves"</h2>
+            <ol class="move-list" data-testid="move-list">
+                {move || {
+                    moves()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, m)| {
+                            let number = i + 1;
+                            let colour = Game::mover_of(i);
+                            let current = move || (viewing.get() == Some(number)).then_some("true");
+                            view! {
+                                <li class=format!("move move-{}", colour.as_str())>
+                                    <button
+                                        type="button"
+                                        aria-current=current
+                                        aria-label=format!("Move {number}: {} {m}", colour.name())
+                                        on:click=move |_| viewing.set(Some(number))
+                                    >
+                                        <span class="move-number">{format!("{number}.")}</span>
+                                        " "
+                                        {m.to_string()}
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ol>
+            <Show when=move || viewing.get().is_some()>
+                <button type="button" class="primary" data-testid="back-to-game" on:click=move |_| viewing.set(None)>
+                    "Back to the game"
+                </button>
+            </Show>
+        </div>
+    }
+}

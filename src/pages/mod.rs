@@ -1,0 +1,7 @@
+//! One module per page.
+
+pub mod docs;
+pub mod landing;
+pub mod local_game;
+pub mod not_found;
+pub mod play;

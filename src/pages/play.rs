@@ -1,0 +1,113 @@
+//! `/play`: start a game. Hot-seat for now: two people at one device, with
+//! board size and swap rule chosen here.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use super::local_game::settings::{DEFAULT_SIZE, SWAP_DEFAULT_FROM};
+use crate::engine::{MAX_SIZE, MIN_SIZE};
+
+/// Sizes offered as quick picks; any size from 3 to 19 can be typed.
+const COMMON_SIZES: [u8; 6] = [5, 7, 9, 11, 13, 19];
+
+/// The new-game page.
+#[component]
+pub fn PlayPage() -> impl IntoView {
+    let size = RwSignal::new(DEFAULT_SIZE);
+    // Follows the size (on from 9×9) until the player picks it themselves.
+    let swap_choice = RwSignal::new(None::<bool>);
+    let swap_on = move || swap_choice.get().unwrap_or(size.get() >= SWAP_DEFAULT_FROM);
+    view! {
+        <Title text="Play — hexarena" />
+        <div class="page narrow">
+            <h1>"New game"</h1>
+            <section class="card">
+                <h2>"Hot-seat"</h2>
+                <p>
+                    "Two players take turns on this device. Everything runs in your browser: the game keeps "
+                    "going without a connection and is still here after a reload."
+                </p>
+                <form class="new-game-form" method="get" action="/play/local" data-testid="local-form">
+                    <input type="hidden" name="new" value="1" />
+                    <fieldset>
+                        <legend>"Board size"</legend>
+                        <div class="size-picks">
+                            {COMMON_SIZES
+                                .into_iter()
+                                .map(|n| {
+                                    view! {
+                                        <label class="size-pick">
+                                            <input
+                                                type="radio"
+                                                name="size-pick"
+                                                value=n.to_string()
+                                                prop:checked=move || size.get() == n
+                                                checked=n == DEFAULT_SIZE
+                                                on:change=move |_| size.set(n)
+                                            />
+                                            <span>{format!("{n}×{n}")}</span>
+                                        </label>
+                                    }
+                                })
+                                .collect_view()}
+                        </div>
+                        <label class="field">
+                            <span>{format!("Or any size from {MIN_SIZE} to {MAX_SIZE}")}</span>
+                            <input
+                                type="number"
+                                name="size"
+                                value=DEFAULT_SIZE.to_string()
+                                min=MIN_SIZE.to_string()
+                                max=MAX_SIZE.to_string()
+                                data-testid="size-input"
+                                prop:value=move || size.get().to_string()
+                                on:input=move |ev| {
+                                    if let Ok(n) = event_target_value(&ev).parse::<u8>() {
+                                        if (MIN_SIZE..=MAX_SIZE).contains(&n) {
+                                            size.set(n);
+                                        }
+                                    }
+                                }
+                            />
+                        </label>
+                    </fieldset>
+                    <fieldset>
+                        <legend>"Swap rule"</legend>
+                        <p class="hint">
+                            "After Red's first stone, Blue may take it over instead of moving. "
+                            "It keeps Red from simply opening in the centre."
+                        </p>
+                        <label class="radio">
+                            <input
+                                type="radio"
+                                name="swap"
+                                value="on"
+                                checked={ DEFAULT_SIZE >= SWAP_DEFAULT_FROM }
+                                prop:checked=swap_on
+                                on:change=move |_| swap_choice.set(Some(true))
+                            />
+                            " On"
+                        </label>
+                        <label class="radio">
+                            <input
+                                type="radio"
+                                name="swap"
+                                value="off"
+                                checked={ DEFAULT_SIZE < SWAP_DEFAULT_FROM }
+                                prop:checked=move || !swap_on()
+                                on:change=move |_| swap_choice.set(Some(false))
+                            />
+                            " Off"
+                        </label>
+                    </fieldset>
+                    <button type="submit" class="primary big" data-testid="start-local">
+                        "Start hot-seat game"
+                    </button>
+                </form>
+                <p class="hint">
+                    "A game in progress? " <a href="/play/local">"Continue it"</a> "."
+                </p>
+            </section>
+        </div>
+    }
+}

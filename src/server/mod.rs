@@ -1,0 +1,4 @@
+//! The HTTP server: routes beside the Leptos pages.
+
+pub mod health;
+pub mod router;
