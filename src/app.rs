@@ -38,6 +38,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    Effect::new(|_| crate::browser::mark_hydrated());
     view! {
         <Stylesheet id="leptos" href="/pkg/hexarena.css" />
         <Title text="hexarena" />

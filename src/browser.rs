@@ -21,6 +21,12 @@ mod imp {
         storage().is_some_and(|s| s.set_item(key, value).is_ok())
     }
 
+    pub fn mark_hydrated() {
+        if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
+            let _ = body.set_attribute("data-hydrated", "true");
+        }
+    }
+
     pub fn replace_path(path: &str) {
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(path));
@@ -62,6 +68,8 @@ mod imp {
         false
     }
 
+    pub fn mark_hydrated() {}
+
     pub fn replace_path(_path: &str) {}
 
     pub async fn copy(_text: &str) -> bool {
@@ -81,6 +89,12 @@ pub fn load(key: &str) -> Option<String> {
 /// Stores `value` under `key`; false when storage is unavailable or full.
 pub fn save(key: &str, value: &str) -> bool {
     imp::save(key, value)
+}
+
+/// Marks `<body data-hydrated="true">` once the client has taken over the
+/// server's HTML, so people's tools and browser tests know the page reacts.
+pub fn mark_hydrated() {
+    imp::mark_hydrated()
 }
 
 /// Changes the address bar to `path` without a navigation, so a reload

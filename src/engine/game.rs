@@ -167,7 +167,7 @@ impl Game {
 
     /// The player who made move number `index` (from 0).
     pub fn mover_of(index: usize) -> Color {
-        if index % 2 == 0 { Color::Red } else { Color::Blue }
+        if index.is_multiple_of(2) { Color::Red } else { Color::Blue }
     }
 }
 

@@ -62,10 +62,10 @@ pub fn PlayPage() -> impl IntoView {
                                 data-testid="size-input"
                                 prop:value=move || size.get().to_string()
                                 on:input=move |ev| {
-                                    if let Ok(n) = event_target_value(&ev).parse::<u8>() {
-                                        if (MIN_SIZE..=MAX_SIZE).contains(&n) {
-                                            size.set(n);
-                                        }
+                                    if let Ok(n) = event_target_value(&ev).parse::<u8>()
+                                        && (MIN_SIZE..=MAX_SIZE).contains(&n)
+                                    {
+                                        size.set(n);
                                     }
                                 }
                             />

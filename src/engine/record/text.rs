@@ -21,16 +21,17 @@ impl Record {
     pub fn from_text(text: &str, default_size: u8) -> Result<Record, RecordError> {
         let mut tokens = tokens(text).peekable();
         let mut size = default_size;
-        if let Some(&(offset, first)) = tokens.peek() {
-            if let Some((w, h)) = first.to_ascii_lowercase().split_once('x') {
-                let bad = || RecordError::at(offset, RecordErrorKind::BadSize(first.to_string()));
-                let w: u8 = w.parse().map_err(|_| bad())?;
-                if h.parse::<u8>() != Ok(w) {
-                    return Err(bad());
-                }
-                size = w;
-                tokens.next();
+        let head = tokens.peek().map(|&(offset, first)| (offset, first, first.to_ascii_lowercase()));
+        if let Some((offset, first, lower)) = &head
+            && let Some((w, h)) = lower.split_once('x')
+        {
+            let bad = || RecordError::at(*offset, RecordErrorKind::BadSize(first.to_string()));
+            let w: u8 = w.parse().map_err(|_| bad())?;
+            if h.parse::<u8>() != Ok(w) {
+                return Err(bad());
             }
+            size = w;
+            tokens.next();
         }
         check_size(size).map_err(|e| RecordError::at(0, e.into()))?;
         let mut moves = Vec::new();

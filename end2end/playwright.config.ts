@@ -1,0 +1,31 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunch, serverCommand, serverEnv } from './tests/support/server';
+
+// The app under test: the server binary that `cargo leptos build` made,
+// started here and awaited on /health before any test runs.
+const port = Number(process.env.HEXARENA_E2E_PORT ?? 3311);
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: 'chromium',
+    launchOptions: chromiumLaunch,
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: serverCommand(),
+    env: serverEnv(port),
+    url: `http://127.0.0.1:${port}/health`,
+    timeout: 60_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+  },
+});

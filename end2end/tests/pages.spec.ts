@@ -1,0 +1,49 @@
+import { expect, test } from '@playwright/test';
+import { hydrated, watchErrors } from './support/game';
+
+test('the landing page shows a finished game and leads to play', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/');
+  await hydrated(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hex, the connection game.');
+  await expect(page.locator('[data-winning="true"]').first()).toBeVisible();
+  await page.getByRole('link', { name: 'Play now' }).click();
+  await expect(page).toHaveURL(/\/play$/);
+  await expect(page.getByRole('heading', { name: 'New game' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('the navigation reaches every page and marks the current one', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/docs');
+  await hydrated(page);
+  await expect(page.getByRole('heading', { name: 'The swap rule' })).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Docs' })).toHaveAttribute('aria-current', 'page');
+  await nav.getByRole('link', { name: 'Play' }).click();
+  await expect(page).toHaveURL(/\/play$/);
+  await expect(nav.getByRole('link', { name: 'Play' })).toHaveAttribute('aria-current', 'page');
+  await nav.getByRole('link', { name: 'Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(errors).toEqual([]);
+});
+
+test('any size from 3 to 19 can be chosen; the swap default follows the size', async ({ page }) => {
+  await page.goto('/play');
+  await hydrated(page);
+  await page.getByTestId('size-input').fill('13');
+  await expect(page.getByLabel('On')).toBeChecked();
+  await page.getByText('7×7').click();
+  await expect(page.getByLabel('Off')).toBeChecked();
+  await page.getByTestId('size-input').fill('19');
+  await page.getByTestId('start-local').click();
+  await hydrated(page);
+  await expect(page.locator('[data-cell]')).toHaveCount(361);
+  await expect(page.locator('[data-cell="s19"]')).toHaveCount(1);
+});
+
+test('an unknown address shows a 404 page', async ({ page }) => {
+  const response = await page.goto('/no-such-page');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+});

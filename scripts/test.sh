@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every check and test of hexarena: formatting, lints for both
+# targets, the engine's purity, unit/property/integration tests, and the
+# browser tests in headless Chromium against a real server.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+scripts/ensure-tools.sh
+export PATH="$HOME/.cargo/bin:$root/end2end/node_modules/.bin:$PATH"
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+started=$SECONDS
+
+step "formatting"
+cargo fmt --check
+
+step "lints (server, browser)"
+cargo clippy --features ssr --all-targets -- -D warnings
+cargo clippy --lib --features hydrate --target wasm32-unknown-unknown -- -D warnings
+
+step "the engine is pure Rust and builds for wasm32 with no features"
+scripts/check-engine-purity.sh
+
+step "unit, property, doc and server integration tests"
+cargo test --features ssr
+
+step "build the app (server + WASM client)"
+cargo leptos build
+
+step "browser tests (Playwright, headless Chromium)"
+(cd end2end && CI="${CI:-}" npx playwright test)
+
+printf '\n\033[1mall checks passed in %ss\033[0m\n' "$((SECONDS - started))"
