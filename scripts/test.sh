@@ -9,6 +9,8 @@ cd "$root"
 scripts/ensure-tools.sh
 export PATH="$HOME/.cargo/bin:$root/end2end/node_modules/.bin:$PATH"
 
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 started=$SECONDS
 
@@ -23,12 +25,15 @@ step "the engine is pure Rust and builds for wasm32 with no features"
 scripts/check-engine-purity.sh
 
 step "unit, property, doc and server integration tests"
-cargo test --features ssr
+cargo test --features ssr 2>&1 | tee -a "$log"
 
 step "build the app (server + WASM client)"
 cargo leptos build
 
 step "browser tests (Playwright, headless Chromium)"
-(cd end2end && CI="${CI:-}" npx playwright test)
+(cd end2end && CI="${CI:-}" npx playwright test) 2>&1 | tee -a "$log"
 
-printf '\n\033[1mall checks passed in %ss\033[0m\n' "$((SECONDS - started))"
+rust=$(grep -Eo 'test result: ok\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
+browser=$(grep -Eo '^ *[0-9]+ passed' "$log" | awk '{s += $1} END {print s + 0}')
+printf '\n\033[1mall checks passed in %ss\033[0m (%s Rust tests, %s browser tests)\n' "$((SECONDS - started))" "$rust" "$browser"
+echo "$((rust + browser)) passed, 0 failed"

@@ -35,8 +35,9 @@ test.describe('hot-seat game', () => {
     await expect(page.getByTestId('announcer')).toHaveText('Red played e1. Red wins!');
     await expect(page.getByTestId('move-list').locator('li')).toHaveCount(9);
 
-    // The game is over: further clicks place nothing.
-    await cell(page, 'e5').click();
+    // The game is over: cells say so, and a click places nothing.
+    await expect(cell(page, 'e5')).toHaveAttribute('aria-disabled', 'true');
+    await cell(page, 'e5').click({ force: true });
     await expect(cell(page, 'e5')).not.toHaveAttribute('data-stone', /.*/);
   });
 

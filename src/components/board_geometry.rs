@@ -12,8 +12,8 @@ const SQRT3: f64 = 1.732_050_807_568_877_2;
 
 /// How far outside the outermost cell centres the edge bands reach, in cells.
 const BAND: f64 = 0.85;
-/// How far outside the outermost cell centres the labels sit, in cells.
-const LABEL: f64 = 1.55;
+/// How far the labels sit from the outermost cell centres, in cell radii.
+const LABEL: f64 = 1.9;
 
 /// A point in board units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,43 +59,41 @@ pub struct Label {
     pub at: Point,
 }
 
-/// Column letters above and below the board, row numbers left and right.
+/// Column letters straight above and below their columns' end cells, row
+/// numbers level with their rows, outside the edge bands.
 pub fn labels(size: u8) -> Vec<Label> {
-    let n = size as f64;
+    let last = size as f64 - 1.0;
+    let above = |p: Point, dy: f64| Point { x: p.x, y: p.y + dy };
+    let beside = |p: Point, dx: f64| Point { x: p.x + dx, y: p.y };
     let mut out = Vec::with_capacity(4 * size as usize);
     for i in 0..size {
         let letter = crate::engine::cell::column_letter(i).to_string();
         let number = (i + 1).to_string();
         let f = i as f64;
-        out.push(Label { text: letter.clone(), at: centre(f, -LABEL) });
-        out.push(Label { text: letter, at: centre(f, n - 1.0 + LABEL) });
-        out.push(Label { text: number.clone(), at: centre(-LABEL, f) });
-        out.push(Label { text: number, at: centre(n - 1.0 + LABEL, f) });
+        out.push(Label { text: letter.clone(), at: above(centre(f, 0.0), -LABEL) });
+        out.push(Label { text: letter, at: above(centre(f, last), LABEL) });
+        out.push(Label { text: number.clone(), at: beside(centre(0.0, f), -LABEL * SQRT3 * 0.8) });
+        out.push(Label { text: number, at: beside(centre(last, f), LABEL * SQRT3 * 0.8) });
     }
     out
 }
 
 /// The SVG `viewBox` that holds the board, its bands and its labels.
 pub fn view_box(size: u8) -> String {
-    let n = size as f64;
-    let reach = LABEL + 0.6;
-    let corners = [
-        centre(-reach, -reach),
-        centre(n - 1.0 + reach, -reach),
-        centre(-reach, n - 1.0 + reach),
-        centre(n - 1.0 + reach, n - 1.0 + reach),
-    ];
+    const MARGIN: f64 = 0.7;
+    let lo = -BAND;
+    let hi = size as f64 - 1.0 + BAND;
+    let corners = [centre(lo, lo), centre(hi, lo), centre(hi, hi), centre(lo, hi)];
+    let points = corners.into_iter().chain(labels(size).into_iter().map(|l| l.at));
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-    for p in corners {
+    for p in points {
         x0 = x0.min(p.x);
         y0 = y0.min(p.y);
         x1 = x1.max(p.x);
         y1 = y1.max(p.y);
     }
-    // The labels at the acute corners stick out less than the full
-    // rhombus; trim the empty margin left and right a little.
-    let trim = SQRT3 * 0.5;
-    format!("{:.3} {:.3} {:.3} {:.3}", x0 + trim, y0, x1 - x0 - 2.0 * trim, y1 - y0)
+    let (x0, y0) = (x0 - MARGIN, y0 - MARGIN);
+    format!("{:.3} {:.3} {:.3} {:.3}", x0, y0, x1 + MARGIN - x0, y1 + MARGIN - y0)
 }
 
 #[cfg(test)]

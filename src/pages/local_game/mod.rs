@@ -224,10 +224,18 @@ fn PlayerLine(colour: Color, game: RwSignal<Game>, viewing: RwSignal<Option<usiz
 #[component]
 fn MoveList(game: RwSignal<Game>, viewing: RwSignal<Option<usize>>) -> impl IntoView {
     let moves = move || game.with(|g| g.moves().to_vec());
+    let list = NodeRef::<leptos::html::Ol>::new();
+    // Keep the latest move in sight as the list grows.
+    Effect::new(move |_| {
+        game.with(|g| g.moves().len());
+        if let Some(el) = list.get() {
+            el.set_scroll_top(el.scroll_height());
+        }
+    });
     view! {
         <div class="move-list-box">
             <h2 class="box-title">"Moves"</h2>
-            <ol class="move-list" data-testid="move-list">
+            <ol class="move-list" data-testid="move-list" node_ref=list>
                 {move || {
                     moves()
                         .into_iter()
