@@ -10,6 +10,8 @@ pub mod engine;
 pub mod app;
 #[cfg(feature = "web")]
 pub mod browser;
+#[cfg(feature = "ssr")]
+pub mod cli;
 #[cfg(feature = "web")]
 pub mod components;
 #[cfg(feature = "web")]

@@ -5,6 +5,10 @@
 async fn main() -> std::process::ExitCode {
     use std::process::ExitCode;
 
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(code) = hexarena::cli::run(&args) {
+        return code;
+    }
     let mut options = match leptos::config::get_configuration(None) {
         Ok(conf) => conf.leptos_options,
         Err(e) => {

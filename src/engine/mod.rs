@@ -6,13 +6,18 @@
 //! trmph) put the first player on top↔bottom: [`record`] transposes cells on
 //! the way in and out so that every game keeps its winner.
 
+pub mod bench;
+pub mod bits;
 pub mod bitset;
 pub mod cell;
 pub mod color;
 pub mod error;
 pub mod game;
+pub mod playout;
 pub mod position;
 pub mod record;
+pub mod rng;
+pub mod search;
 mod union_find;
 
 pub use bitset::Bitset;

@@ -1,0 +1,373 @@
+//! The engine over GTP (Go Text Protocol, as HexGui and MoHex speak it for
+//! Hex): one command per line in, `= answer` or `? error` out, each answer
+//! followed by a blank line.
+//!
+//! HexGui's black moves first and joins top↔bottom; our Red moves first and
+//! joins left↔right. So black is Red, white is Blue, and every cell is
+//! transposed on the way in and out, like in SGF.
+
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+use crate::engine::search::level::{choose_move_with, wants_swap};
+use crate::engine::search::{Level, SearchConfig, Searcher};
+use crate::engine::{Cell, Color, Game, MAX_SIZE, MIN_SIZE, Move};
+
+/// How the engine spends its thinking.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GtpOptions {
+    pub level: Level,
+    /// Think this long per move instead of the level's fixed budget.
+    pub time_per_move: Option<Duration>,
+    /// Whether games allow the swap rule (HexGui's `swap-pieces`).
+    pub swap: bool,
+}
+
+impl Default for GtpOptions {
+    fn default() -> Self {
+        GtpOptions { level: Level::Strong, time_per_move: None, swap: true }
+    }
+}
+
+const COMMANDS: [&str; 16] = [
+    "boardsize",
+    "clear_board",
+    "final_score",
+    "genmove",
+    "hexarena-analyze",
+    "known_command",
+    "list_commands",
+    "name",
+    "play",
+    "protocol_version",
+    "quit",
+    "showboard",
+    "undo",
+    "version",
+    "reg_genmove",
+    "set_level",
+];
+
+/// A GTP session: the game so far and the engine settings.
+pub struct Gtp {
+    game: Game,
+    options: GtpOptions,
+    moves_generated: u64,
+}
+
+/// What a command asks of the session loop.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// `= text`
+    Ok(String),
+    /// `? text`
+    Err(String),
+    /// `=` then stop.
+    Quit,
+}
+
+impl Gtp {
+    /// A session on an empty 11×11 board.
+    pub fn new(options: GtpOptions) -> Gtp {
+        let game = Game::new(11, options.swap).unwrap_or_else(|_| unreachable!("11 is a valid size"));
+        Gtp { game, options, moves_generated: 0 }
+    }
+
+    /// Reads commands from `input` until `quit` or the end, answering on
+    /// `output`.
+    pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+        for line in input.lines() {
+            let line = line?;
+            let Some((id, reply)) = self.handle_line(&line) else { continue };
+            let (mark, text, quit) = match reply {
+                Reply::Ok(t) => ('=', t, false),
+                Reply::Err(t) => ('?', t, false),
+                Reply::Quit => ('=', String::new(), true),
+            };
+            let sep = if text.is_empty() || text.starts_with('\n') { "" } else { " " };
+            write!(output, "{mark}{}{sep}{text}\n\n", id.unwrap_or_default())?;
+            output.flush()?;
+            if quit {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Answers one input line; `None` for blank lines and comments. The
+    /// optional numeric id is returned to be echoed.
+    pub fn handle_line(&mut self, line: &str) -> Option<(Option<String>, Reply)> {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            return None;
+        }
+        let mut words = line.split_whitespace().peekable();
+        let id = words.next_if(|w| w.bytes().all(|b| b.is_ascii_digit())).map(str::to_string);
+        let Some(command) = words.next() else {
+            return Some((id, Reply::Err("no command given".into())));
+        };
+        let args: Vec<&str> = words.collect();
+        Some((id, self.command(command, &args)))
+    }
+
+    fn command(&mut self, command: &str, args: &[&str]) -> Reply {
+        match command {
+            "name" => Reply::Ok("hexarena".into()),
+            "version" => Reply::Ok(env!("CARGO_PKG_VERSION").into()),
+            "protocol_version" => Reply::Ok("2".into()),
+            "list_commands" => Reply::Ok(COMMANDS.join("\n")),
+            "known_command" => Reply::Ok(args.first().is_some_and(|c| COMMANDS.contains(c)).to_string()),
+            "quit" => Reply::Quit,
+            "boardsize" => self.boardsize(args),
+            "clear_board" => {
+                self.reset(self.game.size());
+                Reply::Ok(String::new())
+            }
+            "play" => self.play(args),
+            "genmove" | "reg_genmove" => self.genmove(args, command == "genmove"),
+            "undo" => match self.game.undo() {
+                Some(_) => Reply::Ok(String::new()),
+                None => Reply::Err("cannot undo: no move has been played".into()),
+            },
+            "showboard" => Reply::Ok(format!("\n{}", self.board_text())),
+            "final_score" => match self.game.winner() {
+                Some(w) => Reply::Ok(format!("{}+", gtp_colour_letter(w))),
+                None => Reply::Err("the game is not over".into()),
+            },
+            "set_level" => match args.first().map(|a| a.parse::<Level>()) {
+                Some(Ok(level)) => {
+                    self.options.level = level;
+                    self.options.time_per_move = None;
+                    Reply::Ok(String::new())
+                }
+                Some(Err(e)) => Reply::Err(e.to_string()),
+                None => Reply::Err("set_level needs a level: beginner, casual, strong or max".into()),
+            },
+            "hexarena-analyze" => self.analyze(args),
+            other => Reply::Err(format!("unknown command '{other}'")),
+        }
+    }
+
+    fn reset(&mut self, size: u8) {
+        if let Ok(g) = Game::new(size, self.options.swap) {
+            self.game = g;
+        }
+    }
+
+    fn boardsize(&mut self, args: &[&str]) -> Reply {
+        let parse = |s: Option<&&str>| s.and_then(|s| s.parse::<u8>().ok());
+        let (Some(w), h) = (parse(args.first()), parse(args.get(1))) else {
+            return Reply::Err("boardsize needs a number".into());
+        };
+        if h.is_some_and(|h| h != w) {
+            return Reply::Err("only square boards are supported".into());
+        }
+        if !(MIN_SIZE..=MAX_SIZE).contains(&w) {
+            return Reply::Err(format!("unacceptable size: choose {MIN_SIZE} to {MAX_SIZE}"));
+        }
+        self.reset(w);
+        Reply::Ok(String::new())
+    }
+
+    fn play(&mut self, args: &[&str]) -> Reply {
+        let [colour, vertex] = args else {
+            return Reply::Err("play needs a colour and a vertex, e.g. 'play b a1'".into());
+        };
+        let colour = match parse_colour(colour) {
+            Ok(c) => c,
+            Err(e) => return Reply::Err(e),
+        };
+        if colour != self.game.to_move() && self.game.winner().is_none() {
+            return Reply::Err(format!("it is {}'s turn", gtp_colour_name(self.game.to_move())));
+        }
+        let m = match parse_vertex(vertex, self.game.size()) {
+            Ok(m) => m,
+            Err(e) => return Reply::Err(e),
+        };
+        match self.game.play(m) {
+            Ok(()) => Reply::Ok(String::new()),
+            Err(e) => Reply::Err(format!("illegal move: {e}")),
+        }
+    }
+
+    fn genmove(&mut self, args: &[&str], commit: bool) -> Reply {
+        let colour = match args.first().map(|c| parse_colour(c)) {
+            Some(Ok(c)) => c,
+            Some(Err(e)) => return Reply::Err(e),
+            None => return Reply::Err("genmove needs a colour".into()),
+        };
+        if self.game.winner().is_some() {
+            return Reply::Err("the game is over".into());
+        }
+        if colour != self.game.to_move() {
+            return Reply::Err(format!("it is {}'s turn", gtp_colour_name(self.game.to_move())));
+        }
+        self.moves_generated += 1;
+        let seed = 0x6a09_e667 ^ self.moves_generated;
+        let chosen = match self.options.time_per_move {
+            Some(limit) => self.think_for(limit, seed),
+            None => choose_move_with(&self.game, self.options.level, seed, self.options.level.iterations()),
+        };
+        let Some(m) = chosen else { return Reply::Err("no move available".into()) };
+        if commit && self.game.play(m).is_err() {
+            return Reply::Err("the engine chose an illegal move".into());
+        }
+        Reply::Ok(vertex_text(m))
+    }
+
+    /// The best move after searching for `limit` of wall time.
+    fn think_for(&self, limit: Duration, seed: u64) -> Option<Move> {
+        let start = Instant::now();
+        if wants_swap(&self.game) {
+            return Some(Move::Swap);
+        }
+        let mut s = Searcher::new(self.game.position(), SearchConfig { seed, ..SearchConfig::default() }).ok()?;
+        while start.elapsed() < limit && s.proven().is_none() {
+            s.run(256);
+        }
+        s.best_move().map(Move::Place)
+    }
+
+    /// `hexarena-analyze [iterations]`: top moves in HexGui's orientation.
+    fn analyze(&self, args: &[&str]) -> Reply {
+        let iterations = args.first().and_then(|a| a.parse::<u64>().ok()).unwrap_or(10_000);
+        let Ok(mut s) = Searcher::new(self.game.position(), SearchConfig::default()) else {
+            return Reply::Err("the game is over".into());
+        };
+        s.run(iterations);
+        let a = s.analysis(5);
+        let lines: Vec<String> = a
+            .moves
+            .iter()
+            .map(|m| format!("{} {:.3} {}", vertex_text(Move::Place(m.cell)), m.win_rate, m.visits))
+            .collect();
+        Reply::Ok(lines.join("\n"))
+    }
+
+    /// The board as HexGui shows it (black top↔bottom), with a legend.
+    fn board_text(&self) -> String {
+        let n = self.game.size();
+        let p = self.game.position();
+        let mut out = String::from("  ");
+        for c in 0..n {
+            out.push(' ');
+            out.push(crate::engine::cell::column_letter(c));
+        }
+        out.push('\n');
+        for row in 0..n {
+            out.push_str(&format!("{:>2}{}", row + 1, " ".repeat(row as usize)));
+            for col in 0..n {
+                // HexGui's (col, row) is our transposed cell.
+                let glyph = match p.stone(Cell::new(row, col)) {
+                    Some(Color::Red) => 'B',
+                    Some(Color::Blue) => 'W',
+                    None => '.',
+                };
+                out.push(' ');
+                out.push(glyph);
+            }
+            out.push('\n');
+        }
+        let turn = match self.game.winner() {
+            Some(w) => format!("{} ({}) has won", gtp_colour_name(w), w),
+            None => format!("{} ({}) to move", gtp_colour_name(self.game.to_move()), self.game.to_move()),
+        };
+        out.push_str(&format!("B = black (our Red), W = white (our Blue); {turn}"));
+        out
+    }
+}
+
+fn parse_colour(text: &str) -> Result<Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Red),
+        "w" | "white" => Ok(Color::Blue),
+        _ => Err(format!("'{text}' is not a colour: use b or w")),
+    }
+}
+
+fn gtp_colour_letter(c: Color) -> char {
+    match c {
+        Color::Red => 'B',
+        Color::Blue => 'W',
+    }
+}
+
+fn gtp_colour_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "black",
+        Color::Blue => "white",
+    }
+}
+
+/// A GTP vertex (HexGui orientation) as our move.
+fn parse_vertex(text: &str, size: u8) -> Result<Move, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "swap-pieces" | "swap" => Ok(Move::Swap),
+        "swap-sides" => Err("swap-sides is not supported: hexarena swaps pieces".into()),
+        "resign" | "pass" => Err(format!("{text} is not a move hexarena can play on the board")),
+        _ => Cell::parse(text, size).map(|c| Move::Place(c.transpose())).map_err(|e| e.to_string()),
+    }
+}
+
+/// Our move as a GTP vertex in HexGui's orientation.
+fn vertex_text(m: Move) -> String {
+    match m {
+        Move::Place(c) => c.transpose().to_string(),
+        Move::Swap => "swap-pieces".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(script: &str) -> String {
+        let mut gtp = Gtp::new(GtpOptions { level: Level::Beginner, ..GtpOptions::default() });
+        let mut out = Vec::new();
+        gtp.run(script.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_basic_commands_answer_as_gtp_says() {
+        let out = session("1 name\nprotocol_version\n# a comment\n\nknown_command genmove\nfoo\nquit\nname\n");
+        assert_eq!(out, "=1 hexarena\n\n= 2\n\n= true\n\n? unknown command 'foo'\n\n=\n\n");
+    }
+
+    #[test]
+    fn moves_are_transposed_and_the_winner_reported() {
+        // HexGui's black plays a1 a2 a3 down its first column: on our board
+        // that is Red's row 1, left to right.
+        let out = session(
+            "boardsize 3\nplay b a1\nplay w c2\nplay b a2\nplay w c1\nplay b a3\nfinal_score\nshowboard\nquit\n",
+        );
+        assert!(out.contains("= B+\n\n"), "{out}");
+        assert!(out.contains(" 1 B . W"), "{out}");
+    }
+
+    #[test]
+    fn bad_input_is_refused_and_changes_nothing() {
+        let out = session("boardsize 42\nboardsize x\nplay b z9\nplay w a1\nplay b a1\nplay w a1\nundo\nundo\nquit\n");
+        let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
+        assert!(answers[0].starts_with("? unacceptable size"));
+        assert!(answers[1].starts_with("? boardsize needs"));
+        assert!(answers[2].starts_with("? 'z' is not a column"));
+        assert!(answers[3].starts_with("? it is black's turn"));
+        assert_eq!(answers[4], "=");
+        assert!(answers[5].starts_with("? illegal move: "), "{}", answers[5]);
+        assert_eq!(answers[6], "=");
+        assert!(answers[7].starts_with("? cannot undo"));
+    }
+
+    #[test]
+    fn genmove_plays_a_legal_move_and_takes_a_win_in_one() {
+        let out = session("boardsize 3\nplay b a1\nplay w c1\nplay b a2\nplay w c2\ngenmove b\nfinal_score\nquit\n");
+        assert!(out.contains("= a3\n\n= B+\n\n"), "{out}");
+    }
+
+    #[test]
+    fn genmove_swaps_a_central_opening() {
+        let out = session("boardsize 9\nplay b e5\ngenmove w\nshowboard\nquit\n");
+        assert!(out.contains("= swap-pieces\n\n"), "{out}");
+    }
+}

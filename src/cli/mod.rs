@@ -1,0 +1,67 @@
+//! The command-line side of the `hexarena` binary: `gtp`, `analyze` and
+//! `bench`. Without a subcommand the binary serves the web app.
+
+pub mod analyze;
+pub mod args;
+pub mod gtp;
+
+use std::process::ExitCode;
+
+use self::args::{Args, parse_duration};
+use self::gtp::{Gtp, GtpOptions};
+use crate::engine::search::Level;
+
+const HELP: &str = "hexarena — a Hex platform
+
+usage:
+  hexarena                      serve the web app (LEPTOS_SITE_ADDR, LEPTOS_SITE_ROOT)
+  hexarena gtp [--level L] [--time-per-move SECONDS] [--no-swap]
+                                the engine over GTP on stdin/stdout (HexGui, MoHex)
+  hexarena analyze --size N [--moves \"a1 b2\"] [--time 2s | --playouts N] [--top N] [--swap]
+                                a position's best moves as JSON
+  hexarena bench [--quick]      engine speed: playouts/s and search iterations/s
+levels: beginner, casual, strong, max";
+
+/// Runs the subcommand named in `args` (without the program name);
+/// `None` when there is none and the server should start.
+pub fn run(args: &[String]) -> Option<ExitCode> {
+    let (command, rest) = args.split_first()?;
+    let result = match command.as_str() {
+        "gtp" => gtp(rest),
+        "analyze" => analyze::run(rest).map(|json| println!("{json}")),
+        "bench" => {
+            print!("{}", crate::engine::bench::report(rest.iter().any(|a| a == "--quick")));
+            Ok(())
+        }
+        "help" | "--help" | "-h" => {
+            println!("{HELP}");
+            Ok(())
+        }
+        other => Err(args::ArgsError(format!("unknown command '{other}'\n\n{HELP}"))),
+    };
+    Some(match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hexarena: {e}");
+            ExitCode::from(2)
+        }
+    })
+}
+
+fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
+    let usage = "usage: hexarena gtp [--level beginner|casual|strong|max] [--time-per-move SECONDS] [--no-swap]";
+    let mut a = Args::new(rest, usage);
+    let level = match a.value("--level")? {
+        Some(l) => l.parse::<Level>().map_err(|e| args::ArgsError(e.to_string()))?,
+        None => Level::Strong,
+    };
+    let time_per_move = a
+        .value("--time-per-move")?
+        .map(|t| parse_duration(&t).filter(|d| !d.is_zero()).ok_or_else(|| a.bad("--time-per-move", &t)))
+        .transpose()?;
+    let swap = !a.flag("--no-swap");
+    a.finish()?;
+    let mut session = Gtp::new(GtpOptions { level, time_per_move, swap });
+    let stdin = std::io::stdin();
+    session.run(stdin.lock(), std::io::stdout().lock()).map_err(|e| args::ArgsError(format!("i/o error: {e}")))
+}

@@ -1,0 +1,121 @@
+//! Speed measurements of the engine, shared by `cargo bench` and
+//! `hexarena bench`. They need a clock, so they run natively only.
+
+use std::time::{Duration, Instant};
+
+use super::bits::{Bits, Wide};
+use super::game::Game;
+use super::playout::{BridgePlayouts, Stones, UniformPlayouts, members};
+use super::rng::Rng;
+use super::search::{SearchConfig, Searcher};
+
+/// A measured rate.
+#[derive(Clone, Copy, Debug)]
+pub struct Rate {
+    /// Things done.
+    pub count: u64,
+    /// Wall time they took.
+    pub elapsed: Duration,
+}
+
+impl Rate {
+    /// Things per second.
+    pub fn per_second(&self) -> f64 {
+        self.count as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+fn timed(min_time: Duration, mut batch: impl FnMut() -> u64) -> Rate {
+    let start = Instant::now();
+    let mut count = 0;
+    while start.elapsed() < min_time {
+        count += batch();
+    }
+    Rate { count, elapsed: start.elapsed() }
+}
+
+fn uniform<B: Bits>(size: u8, min_time: Duration) -> Rate {
+    let mut p = UniformPlayouts::<B>::new(size);
+    let mut rng = Rng::new(1);
+    let s = Stones::<B>::empty();
+    let mut empties = Vec::new();
+    members(s.empty_cells(p.masks()), size as usize * size as usize, &mut empties);
+    let mut red = 0u64;
+    let rate = timed(min_time, || {
+        for _ in 0..1000 {
+            red += (p.run(&s, &empties, &mut rng) == super::Color::Red) as u64;
+        }
+        1000
+    });
+    std::hint::black_box(red);
+    rate
+}
+
+fn bridge<B: Bits>(size: u8, min_time: Duration) -> Rate {
+    let mut p = BridgePlayouts::<B>::new(size);
+    let mut rng = Rng::new(1);
+    let s = Stones::<B>::empty();
+    let mut empties = Vec::new();
+    members(s.empty_cells(p.masks()), size as usize * size as usize, &mut empties);
+    let mut red = 0u64;
+    let rate = timed(min_time, || {
+        for _ in 0..100 {
+            let full = p.run(&s, &empties, &mut rng);
+            red += (p.winner(&full) == super::Color::Red) as u64;
+        }
+        100
+    });
+    std::hint::black_box(red);
+    rate
+}
+
+/// Uniform random fill-then-check playouts from the empty board.
+pub fn uniform_playouts(size: u8, min_time: Duration) -> Rate {
+    match size as usize * size as usize {
+        0..=128 => uniform::<u128>(size, min_time),
+        129..=256 => uniform::<Wide<4>>(size, min_time),
+        _ => uniform::<Wide<6>>(size, min_time),
+    }
+}
+
+/// Bridge-aware playouts (the ones the search uses) from the empty board.
+pub fn bridge_playouts(size: u8, min_time: Duration) -> Rate {
+    match size as usize * size as usize {
+        0..=128 => bridge::<u128>(size, min_time),
+        129..=256 => bridge::<Wide<4>>(size, min_time),
+        _ => bridge::<Wide<6>>(size, min_time),
+    }
+}
+
+/// MCTS iterations from the empty board, in one search of `iterations`.
+pub fn mcts_iterations(size: u8, iterations: u64) -> Rate {
+    let game = Game::new(size, false).unwrap_or_else(|_| unreachable!("bench sizes are valid"));
+    let start = Instant::now();
+    let mut s = match Searcher::new(game.position(), SearchConfig::default()) {
+        Ok(s) => s,
+        Err(_) => unreachable!("the empty board is not over"),
+    };
+    s.run(iterations);
+    Rate { count: s.iterations(), elapsed: start.elapsed() }
+}
+
+/// The whole table that `cargo bench --bench engine` and `hexarena bench`
+/// print: per board size, uniform and bridge playouts/s and MCTS
+/// iterations/s, one core.
+pub fn report(quick: bool) -> String {
+    let t = Duration::from_millis(if quick { 200 } else { 2000 });
+    let mut out = format!("{:>6}  {:>14}  {:>14}  {:>14}\n", "board", "uniform/s", "bridge/s", "mcts iter/s");
+    for size in [7u8, 9, 11, 13, 19] {
+        let u = uniform_playouts(size, t);
+        let b = bridge_playouts(size, t);
+        let m = mcts_iterations(size, if quick { 5_000 } else { 60_000 });
+        out.push_str(&format!(
+            "{:>6}  {:>14.0}  {:>14.0}  {:>14.0}\n",
+            format!("{size}x{size}"),
+            u.per_second(),
+            b.per_second(),
+            m.per_second()
+        ));
+    }
+    out
+}

@@ -1,0 +1,256 @@
+//! Whole-board bit operations for search: a cell set as one integer (boards
+//! up to 11×11 fit a `u128`) or a few words for bigger boards, with the
+//! neighbour shifts of the rhombus so that connectivity is a flood fill of
+//! a handful of instructions per step.
+
+use std::ops::{BitAnd, BitOr, BitXor, Not};
+
+/// A set of cells, indexed row by row (`r * n + q`), with the shifts a
+/// flood fill needs.
+pub trait Bits:
+    Copy + Eq + BitAnd<Output = Self> + BitOr<Output = Self> + BitXor<Output = Self> + Not<Output = Self>
+{
+    /// Bits needed: enough for `n * n` cells.
+    const CAPACITY: usize;
+    /// The empty set.
+    fn zero() -> Self;
+    /// The set holding only `index`.
+    fn single(index: usize) -> Self;
+    /// Every member moved `by` places up (`by < 64`).
+    fn shl(self, by: u32) -> Self;
+    /// Every member moved `by` places down (`by < 64`).
+    fn shr(self, by: u32) -> Self;
+    /// Whether the set is empty.
+    fn is_zero(self) -> bool;
+    /// Whether `index` is a member.
+    fn has(self, index: usize) -> bool {
+        !(self & Self::single(index)).is_zero()
+    }
+    /// Number of members.
+    fn count(self) -> u32;
+}
+
+impl Bits for u128 {
+    const CAPACITY: usize = 128;
+    #[inline]
+    fn zero() -> Self {
+        0
+    }
+    #[inline]
+    fn single(index: usize) -> Self {
+        1 << index
+    }
+    #[inline]
+    fn shl(self, by: u32) -> Self {
+        self << by
+    }
+    #[inline]
+    fn shr(self, by: u32) -> Self {
+        self >> by
+    }
+    #[inline]
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+}
+
+/// `W` words of 64 bits, least significant word first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wide<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> BitAnd for Wide<W> {
+    type Output = Self;
+    #[inline]
+    fn bitand(self, o: Self) -> Self {
+        Wide(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+}
+
+impl<const W: usize> BitOr for Wide<W> {
+    type Output = Self;
+    #[inline]
+    fn bitor(self, o: Self) -> Self {
+        Wide(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+}
+
+impl<const W: usize> BitXor for Wide<W> {
+    type Output = Self;
+    #[inline]
+    fn bitxor(self, o: Self) -> Self {
+        Wide(std::array::from_fn(|i| self.0[i] ^ o.0[i]))
+    }
+}
+
+impl<const W: usize> Not for Wide<W> {
+    type Output = Self;
+    #[inline]
+    fn not(self) -> Self {
+        Wide(std::array::from_fn(|i| !self.0[i]))
+    }
+}
+
+impl<const W: usize> Bits for Wide<W> {
+    const CAPACITY: usize = 64 * W;
+    #[inline]
+    fn zero() -> Self {
+        Wide([0; W])
+    }
+    #[inline]
+    fn single(index: usize) -> Self {
+        let mut w = [0; W];
+        w[index / 64] = 1 << (index % 64);
+        Wide(w)
+    }
+    #[inline]
+    fn shl(self, by: u32) -> Self {
+        debug_assert!(by > 0 && by < 64);
+        Wide(std::array::from_fn(|i| {
+            let carry = if i == 0 { 0 } else { self.0[i - 1] >> (64 - by) };
+            (self.0[i] << by) | carry
+        }))
+    }
+    #[inline]
+    fn shr(self, by: u32) -> Self {
+        debug_assert!(by > 0 && by < 64);
+        Wide(std::array::from_fn(|i| {
+            let carry = if i + 1 == W { 0 } else { self.0[i + 1] << (64 - by) };
+            (self.0[i] >> by) | carry
+        }))
+    }
+    #[inline]
+    fn is_zero(self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+}
+
+/// The fixed cell sets of one board size: the board, its four edges, and
+/// the two columns a sideways shift must not wrap into.
+#[derive(Clone, Copy, Debug)]
+pub struct Masks<B: Bits> {
+    pub size: u8,
+    pub board: B,
+    /// Column `a` (Red's left edge).
+    pub left: B,
+    /// The last column (Red's right edge).
+    pub right: B,
+    /// Row 1 (Blue's top edge).
+    pub top: B,
+    /// The last row (Blue's bottom edge).
+    pub bottom: B,
+}
+
+impl<B: Bits> Masks<B> {
+    /// The masks for an `n`×`n` board; `n * n` must fit in `B`.
+    pub fn new(n: u8) -> Masks<B> {
+        let n_us = n as usize;
+        assert!(n_us * n_us <= B::CAPACITY, "a {n}×{n} board does not fit this bit set");
+        let mut m =
+            Masks { size: n, board: B::zero(), left: B::zero(), right: B::zero(), top: B::zero(), bottom: B::zero() };
+        for r in 0..n_us {
+            for q in 0..n_us {
+                let bit = B::single(r * n_us + q);
+                m.board = m.board | bit;
+                if q == 0 {
+                    m.left = m.left | bit;
+                }
+                if q + 1 == n_us {
+                    m.right = m.right | bit;
+                }
+                if r == 0 {
+                    m.top = m.top | bit;
+                }
+                if r + 1 == n_us {
+                    m.bottom = m.bottom | bit;
+                }
+            }
+        }
+        m
+    }
+
+    /// `x` and every cell next to a member of `x`, within the board.
+    #[inline]
+    pub fn grow(&self, x: B) -> B {
+        let n = self.size as u32;
+        let east = x.shl(1) & !self.left;
+        let west = x.shr(1) & !self.right;
+        let south = x.shl(n);
+        let north = x.shr(n);
+        let south_west = x.shl(n - 1) & !self.right;
+        let north_east = x.shr(n - 1) & !self.left;
+        (x | east | west | south | north | south_west | north_east) & self.board
+    }
+
+    /// The members of `stones` connected through `stones` to `seed`.
+    #[inline]
+    pub fn flood(&self, seed: B, stones: B) -> B {
+        let mut reach = seed & stones;
+        loop {
+            let next = self.grow(reach) & stones;
+            if next == reach {
+                return reach;
+            }
+            reach = next;
+        }
+    }
+
+    /// Whether Red's `stones` join left and right.
+    #[inline]
+    pub fn red_connects(&self, stones: B) -> bool {
+        !(self.flood(self.left, stones) & self.right).is_zero()
+    }
+
+    /// Whether Blue's `stones` join top and bottom.
+    #[inline]
+    pub fn blue_connects(&self, stones: B) -> bool {
+        !(self.flood(self.top, stones) & self.bottom).is_zero()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Cell;
+
+    fn grow_matches_neighbours<B: Bits + std::fmt::Debug>(n: u8) {
+        let m = Masks::<B>::new(n);
+        for i in 0..n as usize * n as usize {
+            let grown = m.grow(B::single(i));
+            let mut expected = B::single(i);
+            for nb in Cell::from_index(i, n).neighbours(n) {
+                expected = expected | B::single(nb.index(n));
+            }
+            assert_eq!(grown, expected, "cell {} on {n}×{n}", Cell::from_index(i, n));
+        }
+    }
+
+    #[test]
+    fn growing_one_cell_gives_exactly_its_neighbours() {
+        for n in 3..=11 {
+            grow_matches_neighbours::<u128>(n);
+        }
+        for n in 3..=16 {
+            grow_matches_neighbours::<Wide<4>>(n);
+        }
+        for n in 3..=19 {
+            grow_matches_neighbours::<Wide<6>>(n);
+        }
+    }
+
+    #[test]
+    fn wide_shifts_carry_across_words() {
+        let x = Wide::<2>([1 << 63, 0]);
+        assert_eq!(x.shl(1), Wide([0, 1]));
+        assert_eq!(Wide::<2>([0, 1]).shr(1), x);
+        assert_eq!(Wide::<6>::single(300).count(), 1);
+        assert!(Wide::<6>::single(300).has(300));
+    }
+}

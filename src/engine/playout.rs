@@ -1,0 +1,358 @@
+//! Random playouts: finish a game at random and see who won.
+//!
+//! Hex needs no move-by-move win test here: a full board always has exactly
+//! one winner, and stones added after a win cannot take it away, so a
+//! playout fills every empty cell at once and checks the winner once
+//! ("fill then check"). The uniform playout is the speed benchmark; the
+//! bridge-aware one is what the search uses.
+
+use super::bits::{Bits, Masks};
+use super::cell::{Cell, NEIGHBOUR_OFFSETS};
+use super::color::Color;
+use super::rng::Rng;
+
+/// A position as search code holds it: both sides' stones as bit sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stones<B: Bits> {
+    pub red: B,
+    pub blue: B,
+    pub to_move: Color,
+}
+
+impl<B: Bits> Stones<B> {
+    /// The empty board, Red to move.
+    pub fn empty() -> Stones<B> {
+        Stones { red: B::zero(), blue: B::zero(), to_move: Color::Red }
+    }
+
+    /// The stones of `colour`.
+    #[inline]
+    pub fn of(&self, colour: Color) -> B {
+        match colour {
+            Color::Red => self.red,
+            Color::Blue => self.blue,
+        }
+    }
+
+    /// Empty cells of the board.
+    #[inline]
+    pub fn empty_cells(&self, masks: &Masks<B>) -> B {
+        masks.board & !(self.red | self.blue)
+    }
+
+    /// Puts the side to move's stone on `index` and passes the turn.
+    #[inline]
+    pub fn play(&mut self, index: usize) {
+        let bit = B::single(index);
+        match self.to_move {
+            Color::Red => self.red = self.red | bit,
+            Color::Blue => self.blue = self.blue | bit,
+        }
+        self.to_move = self.to_move.opponent();
+    }
+
+    /// Whether `colour` has joined its edges.
+    #[inline]
+    pub fn has_won(&self, masks: &Masks<B>, colour: Color) -> bool {
+        match colour {
+            Color::Red => masks.red_connects(self.red),
+            Color::Blue => masks.blue_connects(self.blue),
+        }
+    }
+
+    /// Empty cells where `colour` would win at once.
+    pub fn winning_cells(&self, masks: &Masks<B>, colour: Color) -> B {
+        let (own, first, second) = match colour {
+            Color::Red => (self.red, masks.left, masks.right),
+            Color::Blue => (self.blue, masks.top, masks.bottom),
+        };
+        let empty = self.empty_cells(masks);
+        let near_first = masks.grow(masks.flood(first, own)) | first;
+        let near_second = masks.grow(masks.flood(second, own)) | second;
+        empty & near_first & near_second
+    }
+}
+
+/// Uniform random playouts on one board size.
+#[derive(Clone, Debug)]
+pub struct UniformPlayouts<B: Bits> {
+    masks: Masks<B>,
+    scratch: Vec<u16>,
+}
+
+impl<B: Bits> UniformPlayouts<B> {
+    /// Playouts for an `n`×`n` board.
+    pub fn new(n: u8) -> UniformPlayouts<B> {
+        UniformPlayouts { masks: Masks::new(n), scratch: Vec::with_capacity(n as usize * n as usize) }
+    }
+
+    /// Fills the empty cells at random, the side to move getting the extra
+    /// stone of an odd count, and returns the winner.
+    pub fn run(&mut self, from: &Stones<B>, empties: &[u16], rng: &mut Rng) -> Color {
+        self.scratch.clear();
+        self.scratch.extend_from_slice(empties);
+        let k = self.scratch.len();
+        let mover_share = k.div_ceil(2);
+        let mut mover = B::zero();
+        // A partial Fisher–Yates shuffle: the first half drawn is the mover's.
+        for i in 0..mover_share {
+            let j = i + rng.below(k - i);
+            self.scratch.swap(i, j);
+            mover = mover | B::single(self.scratch[i] as usize);
+        }
+        let rest = from.empty_cells(&self.masks) & !mover;
+        let red = match from.to_move {
+            Color::Red => from.red | mover,
+            Color::Blue => from.red | rest,
+        };
+        if self.masks.red_connects(red) { Color::Red } else { Color::Blue }
+    }
+
+    /// The masks in use.
+    pub fn masks(&self) -> &Masks<B> {
+        &self.masks
+    }
+}
+
+/// Marks a neighbour of a bridge pattern that lies off the board on one
+/// side's edge: an edge acts as a stone of its owner.
+const RED_EDGE: u16 = u16::MAX - 2;
+const BLUE_EDGE: u16 = u16::MAX - 1;
+const OFF_BOARD: u16 = u16::MAX;
+
+/// Playouts that save bridges: when a stone lands on one of the two cells
+/// that join a pair of the opponent's stones (or a stone and its edge), the
+/// opponent answers on the other cell. Otherwise moves are uniform random.
+#[derive(Clone, Debug)]
+pub struct BridgePlayouts<B: Bits> {
+    masks: Masks<B>,
+    /// For each cell, the six (stone, stone, other carrier) triples of the
+    /// bridges it is a carrier of, in ring order.
+    bridges: Vec<[(u16, u16, u16); 6]>,
+    owner: Vec<u8>,
+    order: Vec<u16>,
+}
+
+const EMPTY: u8 = 0;
+const RED: u8 = 1;
+const BLUE: u8 = 2;
+
+fn code(colour: Color) -> u8 {
+    match colour {
+        Color::Red => RED,
+        Color::Blue => BLUE,
+    }
+}
+
+/// The neighbour offsets in ring order: each is adjacent to the next.
+const RING: [(i8, i8); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+
+impl<B: Bits> BridgePlayouts<B> {
+    /// Playouts for an `n`×`n` board.
+    pub fn new(n: u8) -> BridgePlayouts<B> {
+        debug_assert!(RING.iter().all(|o| NEIGHBOUR_OFFSETS.contains(o)));
+        let cells = n as usize * n as usize;
+        let at = |q: i16, r: i16| -> u16 {
+            let n = n as i16;
+            if q < 0 || q >= n {
+                RED_EDGE
+            } else if r < 0 || r >= n {
+                BLUE_EDGE
+            } else {
+                (r * n + q) as u16
+            }
+        };
+        let bridges = (0..cells)
+            .map(|i| {
+                let c = Cell::from_index(i, n);
+                let (q, r) = (c.q as i16, c.r as i16);
+                // Seen from a carrier, a bridge's two stones and its other
+                // carrier are three consecutive neighbours, the carrier in
+                // the middle.
+                std::array::from_fn(|k| {
+                    let (a, d, b) = (RING[k], RING[(k + 1) % 6], RING[(k + 2) % 6]);
+                    let d = at(q + d.0 as i16, r + d.1 as i16);
+                    let d = if d >= RED_EDGE { OFF_BOARD } else { d };
+                    (at(q + a.0 as i16, r + a.1 as i16), at(q + b.0 as i16, r + b.1 as i16), d)
+                })
+            })
+            .collect();
+        BridgePlayouts { masks: Masks::new(n), bridges, owner: vec![EMPTY; cells], order: Vec::with_capacity(cells) }
+    }
+
+    /// The masks in use.
+    pub fn masks(&self) -> &Masks<B> {
+        &self.masks
+    }
+
+    #[inline]
+    fn owner_of(&self, at: u16) -> u8 {
+        match at {
+            RED_EDGE => RED,
+            BLUE_EDGE => BLUE,
+            OFF_BOARD => EMPTY,
+            i => self.owner[i as usize],
+        }
+    }
+
+    /// The cell that saves `colour`'s bridge broken by a stone on `played`.
+    #[inline]
+    fn bridge_reply(&self, played: usize, colour: u8) -> Option<usize> {
+        for &(a, b, d) in &self.bridges[played] {
+            if d != OFF_BOARD
+                && self.owner[d as usize] == EMPTY
+                && self.owner_of(a) == colour
+                && self.owner_of(b) == colour
+            {
+                return Some(d as usize);
+            }
+        }
+        None
+    }
+
+    /// Plays the game out from `from` and returns the final board: every
+    /// cell taken, so exactly one side has won.
+    pub fn run(&mut self, from: &Stones<B>, empties: &[u16], rng: &mut Rng) -> Stones<B> {
+        for (i, o) in self.owner.iter_mut().enumerate() {
+            *o = if from.red.has(i) {
+                RED
+            } else if from.blue.has(i) {
+                BLUE
+            } else {
+                EMPTY
+            };
+        }
+        self.order.clear();
+        self.order.extend_from_slice(empties);
+        let mut out = *from;
+        let mut mover = from.to_move;
+        let mut next = 0;
+        let mut reply: Option<usize> = None;
+        let mut left = empties.len();
+        while left > 0 {
+            let cell = match reply.take().filter(|&c| self.owner[c] == EMPTY) {
+                Some(c) => c,
+                None => loop {
+                    // Lazy Fisher–Yates, skipping cells taken by replies.
+                    let j = next + rng.below(self.order.len() - next);
+                    self.order.swap(next, j);
+                    let c = self.order[next] as usize;
+                    next += 1;
+                    if self.owner[c] == EMPTY {
+                        break c;
+                    }
+                },
+            };
+            self.owner[cell] = code(mover);
+            out.to_move = mover;
+            out.play(cell);
+            left -= 1;
+            mover = mover.opponent();
+            reply = self.bridge_reply(cell, code(mover));
+        }
+        out
+    }
+
+    /// The winner of a full board from [`BridgePlayouts::run`].
+    #[inline]
+    pub fn winner(&self, full: &Stones<B>) -> Color {
+        if self.masks.red_connects(full.red) { Color::Red } else { Color::Blue }
+    }
+}
+
+/// The indices of the set's members, in increasing order.
+pub fn members<B: Bits>(set: B, cells: usize, out: &mut Vec<u16>) {
+    out.clear();
+    out.extend((0..cells).filter(|&i| set.has(i)).map(|i| i as u16));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::bits::Wide;
+
+    fn stones_from(text: &str, n: u8) -> Stones<u128> {
+        let record = crate::engine::Record::from_text(text, n).unwrap();
+        let game = record.to_game(false).unwrap();
+        let mut s = Stones::empty();
+        for i in game.position().stones(Color::Red).iter() {
+            s.red |= 1 << i;
+        }
+        for i in game.position().stones(Color::Blue).iter() {
+            s.blue |= 1 << i;
+        }
+        s.to_move = game.to_move();
+        s
+    }
+
+    #[test]
+    fn a_uniform_playout_fills_the_board_and_names_the_flood_fill_winner() {
+        let mut p = UniformPlayouts::<u128>::new(7);
+        let mut rng = Rng::new(3);
+        let s = Stones::empty();
+        let mut empties = Vec::new();
+        members(s.empty_cells(p.masks()), 49, &mut empties);
+        let mut red_wins = 0;
+        for _ in 0..2000 {
+            if p.run(&s, &empties, &mut rng) == Color::Red {
+                red_wins += 1;
+            }
+        }
+        // The first player wins well over half of random 7×7 games.
+        assert!((1000..1500).contains(&red_wins), "{red_wins}");
+    }
+
+    #[test]
+    fn a_bridge_playout_fills_every_cell_alternately() {
+        let mut p = BridgePlayouts::<Wide<6>>::new(13);
+        let mut rng = Rng::new(9);
+        let s = Stones::<Wide<6>>::empty();
+        let mut empties = Vec::new();
+        members(s.empty_cells(p.masks()), 169, &mut empties);
+        for _ in 0..50 {
+            let full = p.run(&s, &empties, &mut rng);
+            assert_eq!(full.red.count(), 85);
+            assert_eq!(full.blue.count(), 84);
+            let m = p.masks();
+            assert_ne!(m.red_connects(full.red), m.blue_connects(full.blue));
+        }
+    }
+
+    #[test]
+    fn an_intrusion_into_a_bridge_is_answered() {
+        // Red c2 and b4 form a bridge over b3 and c3.
+        let mut p = BridgePlayouts::<u128>::new(5);
+        for (i, o) in p.owner.iter_mut().enumerate() {
+            *o = match Cell::from_index(i, 5) {
+                Cell { q: 2, r: 1 } | Cell { q: 1, r: 3 } => RED,
+                _ => EMPTY,
+            };
+        }
+        let intrusion = Cell::new(1, 2).index(5);
+        p.owner[intrusion] = BLUE;
+        assert_eq!(p.bridge_reply(intrusion, RED), Some(Cell::new(2, 2).index(5)));
+        // Red b3 and the left edge form a bridge over a3 and a4.
+        let mut p = BridgePlayouts::<u128>::new(5);
+        p.owner[Cell::new(1, 2).index(5)] = RED;
+        p.owner[Cell::new(0, 2).index(5)] = BLUE;
+        assert_eq!(p.bridge_reply(Cell::new(0, 2).index(5), RED), Some(Cell::new(0, 3).index(5)));
+    }
+
+    #[test]
+    fn winning_cells_are_exactly_the_one_move_wins() {
+        // Red a3 b3 _ d3 e3 on 5×5: only c3 wins at once.
+        let s = stones_from("5x5 a3 a1 b3 b1 d3 d1 e3 e1", 5);
+        let m = Masks::<u128>::new(5);
+        assert_eq!(s.winning_cells(&m, Color::Red), 1 << Cell::new(2, 2).index(5));
+        assert_eq!(s.winning_cells(&m, Color::Blue), 0);
+        // Cross-check against trying every empty cell.
+        for i in 0..25 {
+            if s.empty_cells(&m).has(i) {
+                let mut t = s;
+                t.to_move = Color::Red;
+                t.play(i);
+                assert_eq!(t.has_won(&m, Color::Red), s.winning_cells(&m, Color::Red).has(i));
+            }
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Monte-Carlo tree search with RAVE move statistics and bridge-aware
+//! playouts, generic over the bit-set width of the board.
+//!
+//! The tree is two flat arenas (nodes and edges) with a fixed capacity, so
+//! memory stays bounded however long the search runs: once full, the tree
+//! stops growing and the remaining iterations only refine its statistics.
+//! Each node knows the cells that win at once for either side, which makes
+//! the search play a one-move win and answer a one-move threat exactly.
+
+use super::super::bits::{Bits, Masks};
+use super::super::color::Color;
+use super::super::playout::{BridgePlayouts, Stones, members};
+use super::super::rng::Rng;
+use super::SearchConfig;
+
+const NONE: u32 = u32::MAX;
+
+/// One move out of a node, with its statistics from the mover's side.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edge {
+    pub cell: u16,
+    pub visits: u32,
+    pub wins: f32,
+    pub amaf_visits: u32,
+    pub amaf_wins: f32,
+    pub child: u32,
+}
+
+/// A position in the tree.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    pub first_edge: u32,
+    pub edge_count: u16,
+    pub expanded: bool,
+    pub visits: u32,
+    /// Set when the game is decided here: the winner with best play, and
+    /// in how many more moves (plies).
+    pub proven: Option<(Color, u16)>,
+}
+
+impl Node {
+    fn new() -> Node {
+        Node { first_edge: 0, edge_count: 0, expanded: false, visits: 0, proven: None }
+    }
+}
+
+/// The search over one board size.
+pub(crate) struct Mcts<B: Bits> {
+    pub masks: Masks<B>,
+    pub cells: usize,
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub root_stones: Stones<B>,
+    playouts: BridgePlayouts<B>,
+    rng: Rng,
+    config: SearchConfig,
+    max_nodes: usize,
+    max_edges: usize,
+    pub iterations: u64,
+    path_nodes: Vec<u32>,
+    path_edges: Vec<u32>,
+    empties: Vec<u16>,
+    last_full: Option<Stones<B>>,
+}
+
+impl<B: Bits> Mcts<B> {
+    pub fn new(size: u8, root: Stones<B>, config: SearchConfig) -> Mcts<B> {
+        let cells = size as usize * size as usize;
+        // Each node holds at most `cells` edges; size the arenas from the
+        // memory budget.
+        let per_node = std::mem::size_of::<Node>() + 8 * std::mem::size_of::<Edge>();
+        let max_nodes = (config.memory_bytes / per_node).max(64);
+        let max_edges = max_nodes * 8;
+        let mut m = Mcts {
+            masks: Masks::new(size),
+            cells,
+            nodes: Vec::with_capacity(1024),
+            edges: Vec::with_capacity(1024 * 8),
+            root_stones: root,
+            playouts: BridgePlayouts::new(size),
+            rng: Rng::new(config.seed),
+            config,
+            max_nodes,
+            max_edges,
+            iterations: 0,
+            path_nodes: Vec::with_capacity(cells + 1),
+            path_edges: Vec::with_capacity(cells + 1),
+            empties: Vec::with_capacity(cells),
+            last_full: None,
+        };
+        m.nodes.push(Node::new());
+        m.expand(0, &root);
+        m
+    }
+
+    /// Creates the edges of `node` at `stones`, or marks it decided.
+    /// Returns false when the arenas are full.
+    fn expand(&mut self, node: u32, stones: &Stones<B>) -> bool {
+        let mover = stones.to_move;
+        let masks = &self.masks;
+        if stones.has_won(masks, mover.opponent()) {
+            self.nodes[node as usize].proven = Some((mover.opponent(), 0));
+            self.nodes[node as usize].expanded = true;
+            return true;
+        }
+        let wins_now = stones.winning_cells(masks, mover);
+        let candidates = if !wins_now.is_zero() {
+            // Any winning cell will do: keep one.
+            let first = (0..self.cells).find(|&i| wins_now.has(i)).map_or(B::zero(), B::single);
+            self.nodes[node as usize].proven = Some((mover, 1));
+            first
+        } else {
+            let threats = stones.winning_cells(masks, mover.opponent());
+            if threats.count() >= 2 {
+                // Two ways to lose at once: only one can be stopped.
+                self.nodes[node as usize].proven = Some((mover.opponent(), 2));
+            }
+            if threats.is_zero() { stones.empty_cells(masks) } else { threats }
+        };
+        let count = candidates.count() as usize;
+        if self.edges.len() + count > self.max_edges {
+            return false;
+        }
+        let first_edge = self.edges.len() as u32;
+        members(candidates, self.cells, &mut self.empties);
+        for &cell in &self.empties {
+            self.edges.push(Edge { cell, visits: 0, wins: 0.0, amaf_visits: 0, amaf_wins: 0.0, child: NONE });
+        }
+        let n = &mut self.nodes[node as usize];
+        n.first_edge = first_edge;
+        n.edge_count = count as u16;
+        n.expanded = true;
+        true
+    }
+
+    /// The edge to follow from `node`: RAVE blended with the plain mean,
+    /// plus a little exploration.
+    fn select(&self, node: u32, mover: Color) -> u32 {
+        let n = &self.nodes[node as usize];
+        let log_parent = ((n.visits + 1) as f32).ln();
+        let bias = self.config.rave_bias;
+        let mut best = n.first_edge;
+        let mut best_value = f32::MIN;
+        for e in n.first_edge..n.first_edge + n.edge_count as u32 {
+            let edge = &self.edges[e as usize];
+            let value = if let Some((winner, _)) = self.child_proven(edge) {
+                // A proven child: take a win for the mover, avoid a loss.
+                if winner == mover { f32::MAX } else { -1.0 }
+            } else {
+                let (n_mc, n_rave) = (edge.visits as f32, edge.amaf_visits as f32);
+                let mc = if n_mc > 0.0 { edge.wins / n_mc } else { 0.0 };
+                let rave = (edge.amaf_wins + 0.5) / (n_rave + 1.0);
+                let beta = (n_rave + 1.0) / (n_mc + n_rave + 1.0 + 4.0 * bias * bias * n_mc * (n_rave + 1.0));
+                let blended = (1.0 - beta) * mc + beta * rave;
+                blended + self.config.exploration * (log_parent / (n_mc + 1.0)).sqrt()
+            };
+            if value > best_value {
+                best_value = value;
+                best = e;
+            }
+        }
+        best
+    }
+
+    fn child_proven(&self, edge: &Edge) -> Option<(Color, u16)> {
+        if edge.child == NONE { None } else { self.nodes[edge.child as usize].proven }
+    }
+
+    /// One iteration: walk down, grow the tree by a node, play out, update.
+    pub fn iterate(&mut self) {
+        self.iterations += 1;
+        self.path_nodes.clear();
+        self.path_edges.clear();
+        let mut stones = self.root_stones;
+        let mut node = 0u32;
+        let winner = loop {
+            self.path_nodes.push(node);
+            let below_root = self.path_nodes.len() > 1;
+            if below_root && let Some((winner, _)) = self.nodes[node as usize].proven {
+                break winner;
+            }
+            if !self.nodes[node as usize].expanded {
+                if self.nodes[node as usize].visits < self.config.expand_after || !self.expand(node, &stones) {
+                    break self.playout(&stones);
+                }
+                if below_root && let Some((winner, _)) = self.nodes[node as usize].proven {
+                    break winner;
+                }
+            }
+            if self.nodes[node as usize].edge_count == 0 {
+                break self.playout(&stones);
+            }
+            let mover = stones.to_move;
+            let e = self.select(node, mover);
+            self.path_edges.push(e);
+            stones.play(self.edges[e as usize].cell as usize);
+            let mut child = self.edges[e as usize].child;
+            if child == NONE && self.nodes.len() < self.max_nodes {
+                child = self.nodes.len() as u32;
+                self.nodes.push(Node::new());
+                self.edges[e as usize].child = child;
+            }
+            if stones.has_won(&self.masks, mover) {
+                if child != NONE {
+                    let c = &mut self.nodes[child as usize];
+                    c.proven = Some((mover, 0));
+                    c.expanded = true;
+                    self.path_nodes.push(child);
+                }
+                break mover;
+            }
+            if child == NONE {
+                break self.playout(&stones);
+            }
+            node = child;
+        };
+        self.backup(winner);
+    }
+
+    /// Plays out from `stones`, remembering the final board for AMAF.
+    fn playout(&mut self, stones: &Stones<B>) -> Color {
+        members(stones.empty_cells(&self.masks), self.cells, &mut self.empties);
+        let full = self.playouts.run(stones, &self.empties, &mut self.rng);
+        self.last_full = Some(full);
+        self.playouts.winner(&full)
+    }
+
+    fn backup(&mut self, winner: Color) {
+        let full = self.last_full.take();
+        let mut mover = self.root_stones.to_move;
+        for (depth, &node) in self.path_nodes.iter().enumerate() {
+            self.nodes[node as usize].visits += 1;
+            if let Some(&e) = self.path_edges.get(depth) {
+                let edge = &mut self.edges[e as usize];
+                edge.visits += 1;
+                if winner == mover {
+                    edge.wins += 1.0;
+                }
+            }
+            // All-moves-as-first: every move the mover made later in this
+            // game counts for the edge of that cell here.
+            let played = match full {
+                Some(f) => f.of(mover),
+                None => self.path_moves_of(depth),
+            };
+            let nd = self.nodes[node as usize];
+            if nd.expanded {
+                let won = if winner == mover { 1.0 } else { 0.0 };
+                for e in nd.first_edge..nd.first_edge + nd.edge_count as u32 {
+                    let edge = &mut self.edges[e as usize];
+                    if played.has(edge.cell as usize) {
+                        edge.amaf_visits += 1;
+                        edge.amaf_wins += won;
+                    }
+                }
+            }
+            mover = mover.opponent();
+        }
+        self.propagate_proofs();
+    }
+
+    /// The cells `mover` took along the tree path from `depth` down, for
+    /// iterations that ended in the tree without a playout.
+    fn path_moves_of(&self, depth: usize) -> B {
+        let mut set = B::zero();
+        for &e in self.path_edges.iter().skip(depth).step_by(2) {
+            set = set | B::single(self.edges[e as usize].cell as usize);
+        }
+        set
+    }
+
+    /// Marks nodes on the path as decided when their children say so: a
+    /// node is a win for its mover if one child is, and a loss if all are.
+    fn propagate_proofs(&mut self) {
+        let root_mover = self.root_stones.to_move;
+        let mover_at = |depth: usize| if depth.is_multiple_of(2) { root_mover } else { root_mover.opponent() };
+        for depth in (0..self.path_nodes.len()).rev() {
+            let node = self.path_nodes[depth] as usize;
+            let nd = self.nodes[node];
+            if nd.proven.is_some() || !nd.expanded || nd.edge_count == 0 {
+                continue;
+            }
+            let mover = mover_at(depth);
+            let mut all_lost = true;
+            let mut longest_loss = 0u16;
+            let mut shortest_win: Option<u16> = None;
+            for e in nd.first_edge..nd.first_edge + nd.edge_count as u32 {
+                match self.child_proven(&self.edges[e as usize]) {
+                    Some((w, plies)) if w == mover => {
+                        shortest_win = Some(shortest_win.map_or(plies + 1, |s| s.min(plies + 1)));
+                    }
+                    Some((_, plies)) => longest_loss = longest_loss.max(plies + 1),
+                    None => all_lost = false,
+                }
+            }
+            if let Some(plies) = shortest_win {
+                self.nodes[node].proven = Some((mover, plies));
+            } else if all_lost {
+                self.nodes[node].proven = Some((mover.opponent(), longest_loss));
+            } else {
+                break;
+            }
+        }
+    }
+}

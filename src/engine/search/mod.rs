@@ -1,0 +1,288 @@
+//! Analysis and move choice: Monte-Carlo tree search (RAVE, bridge-aware
+//! playouts) that can be asked for its current best moves at any moment.
+//!
+//! Budgets are counted in iterations, not seconds: `std::time::Instant`
+//! does not exist in the browser, so callers that think in time run the
+//! search in slices and look at their own clock between them.
+
+pub mod level;
+mod mcts;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+pub use self::level::{Level, choose_move};
+use self::mcts::Mcts;
+use super::bits::{Bits, Wide};
+use super::cell::Cell;
+use super::color::Color;
+use super::playout::Stones;
+use super::position::Position;
+
+/// Knobs of the search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Seed of the playout randomness: the same seed gives the same search.
+    pub seed: u64,
+    /// UCT exploration constant (small: RAVE does most of the exploring).
+    pub exploration: f32,
+    /// RAVE bias `b` of the minimum-error schedule; smaller trusts AMAF
+    /// statistics longer.
+    pub rave_bias: f32,
+    /// Visits a leaf needs before it gets children.
+    pub expand_after: u32,
+    /// Upper bound of the tree's memory.
+    pub memory_bytes: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig { seed: 0x5eed, exploration: 0.1, rave_bias: 0.05, expand_after: 1, memory_bytes: 256 << 20 }
+    }
+}
+
+/// Why a search could not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// The position is already won; there is nothing to search.
+    GameOver(Color),
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::GameOver(w) => write!(f, "the game is over: {w} has won"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// One candidate move as the search sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveStat {
+    /// Where to play.
+    pub cell: Cell,
+    /// Iterations that went through this move.
+    pub visits: u32,
+    /// Share of those the side to move won, 0 to 1.
+    pub win_rate: f32,
+    /// The expected continuation, this move first.
+    pub pv: Vec<Cell>,
+    /// Set when the search proved the result of this move.
+    pub proven: Option<Proof>,
+}
+
+/// A result the search has proved, not just estimated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proof {
+    /// Who wins with best play.
+    pub winner: Color,
+    /// In how many more stones of the winner.
+    pub winner_moves: u16,
+}
+
+impl Proof {
+    fn from_plies(winner: Color, plies: u16) -> Proof {
+        Proof { winner, winner_moves: plies.div_ceil(2) }
+    }
+}
+
+impl fmt::Display for Proof {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} wins in {}", self.winner, self.winner_moves)
+    }
+}
+
+/// A snapshot of the search.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    pub size: u8,
+    pub to_move: Color,
+    /// Iterations (each one playout or a decided leaf) so far.
+    pub playouts: u64,
+    /// The best moves, most visited first.
+    pub moves: Vec<MoveStat>,
+    /// The win probability of the side to move, 0 to 1.
+    pub win_rate: f32,
+    /// Set when the position itself is proved.
+    pub proven: Option<Proof>,
+}
+
+enum Inner {
+    Small(Box<Mcts<u128>>),
+    Medium(Box<Mcts<Wide<4>>>),
+    Large(Box<Mcts<Wide<6>>>),
+}
+
+/// A search of one position, grown a slice at a time.
+///
+/// ```
+/// use hexarena::engine::{Cell, Game, Move, search::{Searcher, SearchConfig}};
+/// let mut game = Game::new(5, false).unwrap();
+/// for m in ["a3", "a1", "b3", "b1", "d3", "d1", "e3", "e1"] {
+///     game.play(Move::parse(m, 5).unwrap()).unwrap();
+/// }
+/// let mut s = Searcher::new(game.position(), SearchConfig::default()).unwrap();
+/// s.run(200);
+/// assert_eq!(s.best_move(), Some(Cell::parse("c3", 5).unwrap()));
+/// ```
+pub struct Searcher {
+    inner: Inner,
+}
+
+fn stones<B: Bits>(p: &Position) -> Stones<B> {
+    let mut s = Stones::empty();
+    for i in p.stones(Color::Red).iter() {
+        s.red = s.red | B::single(i);
+    }
+    for i in p.stones(Color::Blue).iter() {
+        s.blue = s.blue | B::single(i);
+    }
+    s.to_move = p.to_move();
+    s
+}
+
+macro_rules! with_mcts {
+    ($self:expr, $m:ident => $body:expr) => {
+        match $self {
+            Inner::Small($m) => $body,
+            Inner::Medium($m) => $body,
+            Inner::Large($m) => $body,
+        }
+    };
+}
+
+impl Searcher {
+    /// A search of `position` for the side to move.
+    pub fn new(position: &Position, config: SearchConfig) -> Result<Searcher, SearchError> {
+        if let Some(w) = position.winner() {
+            return Err(SearchError::GameOver(w));
+        }
+        let n = position.size();
+        let cells = n as usize * n as usize;
+        let inner = if cells <= 128 {
+            Inner::Small(Box::new(Mcts::new(n, stones(position), config)))
+        } else if cells <= 256 {
+            Inner::Medium(Box::new(Mcts::new(n, stones(position), config)))
+        } else {
+            Inner::Large(Box::new(Mcts::new(n, stones(position), config)))
+        };
+        Ok(Searcher { inner })
+    }
+
+    /// Runs `iterations` more iterations, or fewer if the root is proved.
+    pub fn run(&mut self, iterations: u64) {
+        with_mcts!(&mut self.inner, m => {
+            for _ in 0..iterations {
+                if m.nodes[0].proven.is_some() && m.iterations > 0 && root_settled(m) {
+                    break;
+                }
+                m.iterate();
+            }
+        })
+    }
+
+    /// Iterations so far.
+    pub fn iterations(&self) -> u64 {
+        with_mcts!(&self.inner, m => m.iterations)
+    }
+
+    /// Whether the root's result is proved.
+    pub fn proven(&self) -> Option<Proof> {
+        with_mcts!(&self.inner, m => m.nodes[0].proven.map(|(w, p)| Proof::from_plies(w, p)))
+    }
+
+    /// The move to play now: a proved win first, else the most visited.
+    pub fn best_move(&self) -> Option<Cell> {
+        self.analysis(1).moves.first().map(|m| m.cell)
+    }
+
+    /// The `top` best moves with their statistics and continuations.
+    pub fn analysis(&self, top: usize) -> Analysis {
+        with_mcts!(&self.inner, m => snapshot(m, top))
+    }
+}
+
+/// Whether a proved root needs no more iterations: its winning move (or,
+/// when lost, every move) has been looked at.
+fn root_settled<B: Bits>(m: &Mcts<B>) -> bool {
+    let root = m.nodes[0];
+    let edges = &m.edges[root.first_edge as usize..(root.first_edge + root.edge_count as u32) as usize];
+    edges.iter().any(|e| e.visits > 0)
+}
+
+fn snapshot<B: Bits>(m: &Mcts<B>, top: usize) -> Analysis {
+    let n = m.masks.size;
+    let root = m.nodes[0];
+    let mover = m.root_stones.to_move;
+    let edge_range = root.first_edge as usize..(root.first_edge + root.edge_count as u32) as usize;
+    let mut order: Vec<usize> = edge_range.collect();
+    let proven_of = |e: usize| {
+        let child = m.edges[e].child;
+        if child == u32::MAX { None } else { m.nodes[child as usize].proven.map(|(w, p)| Proof::from_plies(w, p + 1)) }
+    };
+    // Proved wins first (quickest first), proved losses last, the rest by
+    // visits.
+    let rank = |e: usize| -> (i32, i64) {
+        match proven_of(e) {
+            Some(p) if p.winner == mover => (2, -(p.winner_moves as i64)),
+            Some(p) => (0, p.winner_moves as i64),
+            None => (1, m.edges[e].visits as i64),
+        }
+    };
+    order.sort_by_key(|&e| std::cmp::Reverse(rank(e)));
+    let moves: Vec<MoveStat> = order
+        .into_iter()
+        .take(top)
+        .map(|e| {
+            let edge = m.edges[e];
+            let win_rate = match proven_of(e) {
+                Some(p) if p.winner == mover => 1.0,
+                Some(_) => 0.0,
+                None if edge.visits > 0 => edge.wins / edge.visits as f32,
+                None => 0.5,
+            };
+            MoveStat {
+                cell: Cell::from_index(edge.cell as usize, n),
+                visits: edge.visits,
+                win_rate,
+                pv: principal_variation(m, e, n),
+                proven: proven_of(e),
+            }
+        })
+        .collect();
+    let proven = root.proven.map(|(w, p)| Proof::from_plies(w, p));
+    let win_rate = match proven {
+        Some(p) if p.winner == mover => 1.0,
+        Some(_) => 0.0,
+        None => moves.first().map_or(0.5, |best| best.win_rate),
+    };
+    Analysis { size: n, to_move: mover, playouts: m.iterations, moves, win_rate, proven }
+}
+
+/// The line that starts with edge `first` and follows the most visited
+/// (or proved winning) reply at each step.
+fn principal_variation<B: Bits>(m: &Mcts<B>, first: usize, n: u8) -> Vec<Cell> {
+    let mut line = vec![Cell::from_index(m.edges[first].cell as usize, n)];
+    let mut node = m.edges[first].child;
+    while node != u32::MAX && line.len() < 24 {
+        let nd = m.nodes[node as usize];
+        if !nd.expanded || nd.edge_count == 0 {
+            break;
+        }
+        let range = nd.first_edge as usize..(nd.first_edge + nd.edge_count as u32) as usize;
+        let best = range.max_by_key(|&e| m.edges[e].visits);
+        let Some(best) = best else { break };
+        if m.edges[best].visits == 0 && nd.edge_count > 1 {
+            break;
+        }
+        line.push(Cell::from_index(m.edges[best].cell as usize, n));
+        node = m.edges[best].child;
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,133 @@
+//! The search on hand-made positions: wins in one are played, losses in
+//! one are blocked, on every board size, and no move is ever illegal.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::engine::properties::arb_game;
+use crate::engine::{Game, Move, Record};
+
+fn game(text: &str) -> Game {
+    Record::from_text(text, 11).unwrap().to_game(false).unwrap()
+}
+
+fn search(g: &Game, iterations: u64) -> Analysis {
+    let mut s = Searcher::new(g.position(), SearchConfig::default()).unwrap();
+    s.run(iterations);
+    s.analysis(4)
+}
+
+/// A position on an n×n board where `colour` has its whole second line
+/// (row 2 for Red, column b for Blue) but the middle cell, which is
+/// returned; the opponent has stones along the far side that connect
+/// nothing. `to_move` is who plays next.
+fn one_gap(n: u8, colour: Color, to_move: Color) -> (Position, Cell) {
+    let mut p = Position::new(n).unwrap();
+    let mid = n / 2;
+    let on_line = |i: u8| if colour == Color::Red { Cell::new(i, 1) } else { Cell::new(1, i) };
+    let far = |i: u8| if colour == Color::Red { Cell::new(i, n - 1) } else { Cell::new(n - 1, i) };
+    for i in (0..n).filter(|&i| i != mid) {
+        p.put(on_line(i), colour);
+        if n > 3 {
+            p.put(far(i), colour.opponent());
+        }
+    }
+    p.set_to_move(to_move);
+    (p, on_line(mid))
+}
+
+fn search_position(p: &Position, iterations: u64) -> Analysis {
+    let mut s = Searcher::new(p, SearchConfig::default()).unwrap();
+    s.run(iterations);
+    s.analysis(4)
+}
+
+#[test]
+fn a_win_in_one_is_played_on_every_size() {
+    for n in 3..=19u8 {
+        for colour in [Color::Red, Color::Blue] {
+            let (p, gap) = one_gap(n, colour, colour);
+            let a = search_position(&p, 50);
+            assert_eq!(a.moves[0].cell, gap, "{n}×{n}, {colour}");
+            assert_eq!(a.proven, Some(Proof { winner: colour, winner_moves: 1 }), "{n}×{n}");
+        }
+    }
+}
+
+#[test]
+fn a_loss_in_one_is_blocked_on_every_size() {
+    for n in 3..=19u8 {
+        for colour in [Color::Red, Color::Blue] {
+            let (p, gap) = one_gap(n, colour, colour.opponent());
+            let a = search_position(&p, 100);
+            assert_eq!(a.moves[0].cell, gap, "{n}×{n}, {colour} threatens: {:?}", a.moves);
+        }
+    }
+}
+
+#[test]
+fn a_double_threat_is_a_proved_loss() {
+    // Red a2 b2 _ d2 and a4 b4 c4 _: c2 and d4 both win, Blue to move
+    // can stop only one.
+    let g = game("4x4 a2 a1 b2 b1 d2 c1 a4 c3 b4 d3 c4");
+    assert_eq!(g.to_move(), Color::Blue);
+    let mut s = Searcher::new(g.position(), SearchConfig::default()).unwrap();
+    s.run(20);
+    assert_eq!(s.proven().map(|p| p.winner), Some(Color::Red));
+}
+
+#[test]
+fn the_analysis_lists_distinct_moves_with_lines_and_rates() {
+    let g = Game::new(9, false).unwrap();
+    let a = search(&g, 3000);
+    assert_eq!(a.playouts, 3000);
+    assert_eq!(a.moves.len(), 4);
+    let mut cells: Vec<Cell> = a.moves.iter().map(|m| m.cell).collect();
+    cells.dedup();
+    assert_eq!(cells.len(), 4);
+    for m in &a.moves {
+        assert!((0.0..=1.0).contains(&m.win_rate));
+        assert_eq!(m.pv[0], m.cell);
+    }
+    assert!(a.moves[0].visits >= a.moves[1].visits);
+    // Red's first move on an open 9×9 board is a winning one in theory and
+    // the search should like its chances.
+    assert!(a.win_rate > 0.5, "{}", a.win_rate);
+}
+
+#[test]
+fn a_finished_game_cannot_be_searched() {
+    let g = game("3x3 a2 a1 b2 b1 c2");
+    assert!(matches!(Searcher::new(g.position(), SearchConfig::default()), Err(SearchError::GameOver(Color::Red))));
+}
+
+#[test]
+fn the_tree_stays_within_its_memory_budget() {
+    let g = Game::new(11, false).unwrap();
+    let config = SearchConfig { memory_bytes: 64 << 10, ..SearchConfig::default() };
+    let mut s = Searcher::new(g.position(), config).unwrap();
+    s.run(5000);
+    assert_eq!(s.iterations(), 5000);
+    assert!(s.best_move().is_some());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn every_suggested_move_is_legal(game in arb_game(), seed in any::<u64>()) {
+        prop_assume!(game.winner().is_none());
+        let config = SearchConfig { seed, ..SearchConfig::default() };
+        let mut s = Searcher::new(game.position(), config).unwrap();
+        s.run(64);
+        let a = s.analysis(5);
+        prop_assert!(!a.moves.is_empty());
+        for m in &a.moves {
+            let mut g = game.clone();
+            prop_assert!(g.play(Move::Place(m.cell)).is_ok(), "{} is illegal", m.cell);
+            let mut line = game.clone();
+            for &c in &m.pv {
+                prop_assert!(line.winner().is_none() && line.play(Move::Place(c)).is_ok(), "pv {:?}", m.pv);
+            }
+        }
+    }
+}
