@@ -9,7 +9,7 @@ use leptos_router::path;
 use crate::components::layout::Layout;
 use crate::pages::docs::DocsPage;
 use crate::pages::landing::LandingPage;
-use crate::pages::local_game::LocalGamePage;
+use crate::pages::local_game::{EngineGamePage, LocalGamePage};
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::play::PlayPage;
 
@@ -48,6 +48,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=LandingPage />
                     <Route path=path!("/play") view=PlayPage />
                     <Route path=path!("/play/local") view=LocalGamePage />
+                    <Route path=path!("/play/engine") view=EngineGamePage />
                     <Route path=path!("/docs") view=DocsPage />
                 </Routes>
             </Layout>

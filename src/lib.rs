@@ -15,6 +15,8 @@ pub mod cli;
 #[cfg(feature = "web")]
 pub mod components;
 #[cfg(feature = "web")]
+pub mod engine_worker;
+#[cfg(feature = "web")]
 pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod server;

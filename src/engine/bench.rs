@@ -25,23 +25,51 @@ impl Rate {
     }
 }
 
-fn timed(min_time: Duration, mut batch: impl FnMut() -> u64) -> Rate {
-    let start = Instant::now();
-    let mut count = 0;
-    while start.elapsed() < min_time {
-        count += batch();
-    }
-    Rate { count, elapsed: start.elapsed() }
+/// Milliseconds from some fixed moment: `Instant` natively, the page's or
+/// worker's clock in the browser (where `Instant` does not exist).
+pub trait Clock {
+    fn now_ms(&self) -> f64;
 }
 
-fn uniform<B: Bits>(size: u8, min_time: Duration) -> Rate {
+/// The native clock.
+pub struct NativeClock(Instant);
+
+impl NativeClock {
+    pub fn new() -> NativeClock {
+        NativeClock(Instant::now())
+    }
+}
+
+impl Default for NativeClock {
+    fn default() -> Self {
+        NativeClock::new()
+    }
+}
+
+impl Clock for NativeClock {
+    fn now_ms(&self) -> f64 {
+        self.0.elapsed().as_secs_f64() * 1000.0
+    }
+}
+
+fn timed(clock: &dyn Clock, min_time: Duration, mut batch: impl FnMut() -> u64) -> Rate {
+    let start = clock.now_ms();
+    let limit = min_time.as_secs_f64() * 1000.0;
+    let mut count = 0;
+    while clock.now_ms() - start < limit {
+        count += batch();
+    }
+    Rate { count, elapsed: Duration::from_secs_f64((clock.now_ms() - start).max(0.0) / 1000.0) }
+}
+
+fn uniform<B: Bits>(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
     let mut p = UniformPlayouts::<B>::new(size);
     let mut rng = Rng::new(1);
     let s = Stones::<B>::empty();
     let mut empties = Vec::new();
     members(s.empty_cells(p.masks()), size as usize * size as usize, &mut empties);
     let mut red = 0u64;
-    let rate = timed(min_time, || {
+    let rate = timed(clock, min_time, || {
         for _ in 0..1000 {
             red += (p.run(&s, &empties, &mut rng) == super::Color::Red) as u64;
         }
@@ -51,14 +79,14 @@ fn uniform<B: Bits>(size: u8, min_time: Duration) -> Rate {
     rate
 }
 
-fn bridge<B: Bits>(size: u8, min_time: Duration) -> Rate {
+fn bridge<B: Bits>(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
     let mut p = BridgePlayouts::<B>::new(size);
     let mut rng = Rng::new(1);
     let s = Stones::<B>::empty();
     let mut empties = Vec::new();
     members(s.empty_cells(p.masks()), size as usize * size as usize, &mut empties);
     let mut red = 0u64;
-    let rate = timed(min_time, || {
+    let rate = timed(clock, min_time, || {
         for _ in 0..100 {
             let full = p.run(&s, &empties, &mut rng);
             red += (p.winner(&full) == super::Color::Red) as u64;
@@ -71,19 +99,25 @@ fn bridge<B: Bits>(size: u8, min_time: Duration) -> Rate {
 
 /// Uniform random fill-then-check playouts from the empty board.
 pub fn uniform_playouts(size: u8, min_time: Duration) -> Rate {
+    uniform_playouts_on(&NativeClock::new(), size, min_time)
+}
+
+/// [`uniform_playouts`] timed by `clock`, for the browser.
+pub fn uniform_playouts_on(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
     match size as usize * size as usize {
-        0..=128 => uniform::<u128>(size, min_time),
-        129..=256 => uniform::<Wide<4>>(size, min_time),
-        _ => uniform::<Wide<6>>(size, min_time),
+        0..=128 => uniform::<u128>(clock, size, min_time),
+        129..=256 => uniform::<Wide<4>>(clock, size, min_time),
+        _ => uniform::<Wide<6>>(clock, size, min_time),
     }
 }
 
 /// Bridge-aware playouts (the ones the search uses) from the empty board.
 pub fn bridge_playouts(size: u8, min_time: Duration) -> Rate {
+    let clock = NativeClock::new();
     match size as usize * size as usize {
-        0..=128 => bridge::<u128>(size, min_time),
-        129..=256 => bridge::<Wide<4>>(size, min_time),
-        _ => bridge::<Wide<6>>(size, min_time),
+        0..=128 => bridge::<u128>(&clock, size, min_time),
+        129..=256 => bridge::<Wide<4>>(&clock, size, min_time),
+        _ => bridge::<Wide<6>>(&clock, size, min_time),
     }
 }
 

@@ -1,10 +1,12 @@
-//! `/play`: start a game. Hot-seat for now: two people at one device, with
-//! board size and swap rule chosen here.
+//! `/play`: start a game in the browser — hot-seat (two people at one
+//! device) or against the engine — with board size, swap rule, and the
+//! engine's level and colour chosen here.
 
 use leptos::prelude::*;
 use leptos_meta::Title;
 
 use super::local_game::settings::{DEFAULT_SIZE, SWAP_DEFAULT_FROM};
+use crate::engine::search::level::LEVELS;
 use crate::engine::{MAX_SIZE, MIN_SIZE};
 
 /// Sizes offered as quick picks; any size from 3 to 19 can be typed.
@@ -22,10 +24,9 @@ pub fn PlayPage() -> impl IntoView {
         <div class="page narrow">
             <h1>"New game"</h1>
             <section class="card">
-                <h2>"Hot-seat"</h2>
                 <p>
-                    "Two players take turns on this device. Everything runs in your browser: the game keeps "
-                    "going without a connection and is still here after a reload."
+                    "Play a friend on this device, or the engine. Everything runs in your browser: the game "
+                    "keeps going without a connection and is still here after a reload."
                 </p>
                 <form class="new-game-form" method="get" action="/play/local" data-testid="local-form">
                     <input type="hidden" name="new" value="1" />
@@ -100,12 +101,51 @@ pub fn PlayPage() -> impl IntoView {
                             " Off"
                         </label>
                     </fieldset>
-                    <button type="submit" class="primary big" data-testid="start-local">
-                        "Start hot-seat game"
-                    </button>
+                    <fieldset>
+                        <legend>"Against the engine"</legend>
+                        <label class="field">
+                            <span>"Level"</span>
+                            <select name="level" data-testid="level">
+                                {LEVELS
+                                    .into_iter()
+                                    .map(|l| {
+                                        let label = match l.as_str() {
+                                            "beginner" => "Beginner — learning the game",
+                                            "casual" => "Casual — a relaxed opponent",
+                                            "strong" => "Strong — plays its best, quickly",
+                                            _ => "Max — thinks longest",
+                                        };
+                                        view! {
+                                            <option value=l.as_str() selected=l.as_str() == "casual">
+                                                {label}
+                                            </option>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </label>
+                        <span class="field-label">"You play"</span>
+                        <label class="radio">
+                            <input type="radio" name="colour" value="red" checked=true />
+                            " Red (moves first, joins left ↔ right)"
+                        </label>
+                        <label class="radio">
+                            <input type="radio" name="colour" value="blue" />
+                            " Blue (joins top ↔ bottom)"
+                        </label>
+                    </fieldset>
+                    <div class="button-row">
+                        <button type="submit" class="primary big" data-testid="start-local">
+                            "Start hot-seat game"
+                        </button>
+                        <button type="submit" class="big" formaction="/play/engine" data-testid="start-engine">
+                            "Play the engine"
+                        </button>
+                    </div>
                 </form>
                 <p class="hint">
-                    "A game in progress? " <a href="/play/local">"Continue it"</a> "."
+                    "A game in progress? Continue the " <a href="/play/local">"hot-seat game"</a> " or the "
+                    <a href="/play/engine">"game against the engine"</a> "."
                 </p>
             </section>
         </div>

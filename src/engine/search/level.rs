@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{SearchConfig, Searcher};
+use super::{Analysis, SearchConfig, Searcher};
 use crate::engine::cell::Cell;
 use crate::engine::game::{Game, Move};
 use crate::engine::rng::Rng;
@@ -126,10 +126,15 @@ pub fn choose_move_with(game: &Game, level: Level, seed: u64, iterations: u64) -
     let config = SearchConfig { seed, ..SearchConfig::default() };
     let mut searcher = Searcher::new(game.position(), config).ok()?;
     searcher.run(iterations);
-    let analysis = searcher.analysis(8);
+    pick(&searcher.analysis(8), level, seed).map(Move::Place)
+}
+
+/// The cell a `level` player picks from a finished search's `analysis`:
+/// the best move, or at the easier levels one of the good ones at random
+/// (never past a proved win or into a proved loss).
+pub fn pick(analysis: &Analysis, level: Level, seed: u64) -> Option<Cell> {
     let best = analysis.moves.first()?;
-    let pick = match level.sharpness() {
-        // Never play loosely past a proved win or into a forced loss.
+    let chosen = match level.sharpness() {
         Some(power) if best.proven.is_none() => {
             let mut rng = Rng::new(seed ^ 0x9e37_79b9);
             let weights: Vec<f64> = analysis
@@ -151,7 +156,7 @@ pub fn choose_move_with(game: &Game, level: Level, seed: u64, iterations: u64) -
         }
         _ => best,
     };
-    Some(Move::Place(pick.cell))
+    Some(chosen.cell)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! `/play/local`: two people, one device. Every rule runs in the browser, so
+//! `/play/local` (two people, one device) and `/play/engine` (a person
+//! against the engine in a Web Worker). Every rule runs in the browser, so
 //! the game goes on with the server gone, and it is kept in local storage so
 //! a reload finds it again.
 
@@ -11,18 +12,40 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use self::record_tools::{ExportRecord, ImportRecord};
-use self::saved::{STORAGE_KEY, SavedGame};
-use self::settings::GameSettings;
+use self::saved::{SavedGame, storage_key};
+use self::settings::{GameSettings, Opponent};
 use crate::browser;
 use crate::components::board::HexBoard;
 use crate::components::board_view::BoardView;
 use crate::engine::{Cell, Color, Game, Move};
+use crate::engine_worker::client::EngineClient;
+use crate::engine_worker::protocol::{EngineRequest, EngineUpdate, GameSpec};
 
 /// The hot-seat game page.
 #[component]
 pub fn LocalGamePage() -> impl IntoView {
+    view! { <GamePage vs_engine=false /> }
+}
+
+/// The game against the engine.
+#[component]
+pub fn EngineGamePage() -> impl IntoView {
+    view! { <GamePage vs_engine=true /> }
+}
+
+/// A game played in the browser, hot-seat or against the engine.
+#[component]
+fn GamePage(vs_engine: bool) -> impl IntoView {
     let query = use_query_map();
-    let (settings, problems) = query.with_untracked(|q| GameSettings::from_query(q.get_str("size"), q.get_str("swap")));
+    let (settings, mut problems) =
+        query.with_untracked(|q| GameSettings::from_query(q.get_str("size"), q.get_str("swap")));
+    let opponent = RwSignal::new(None::<Opponent>);
+    if vs_engine {
+        let (o, more) = query.with_untracked(|q| Opponent::from_query(q.get_str("level"), q.get_str("colour")));
+        opponent.set(Some(o));
+        problems.extend(more);
+    }
+    let home_path = if vs_engine { "/play/engine" } else { "/play/local" };
     let new_game = move |s: GameSettings| Game::new(s.size, s.swap).unwrap_or_else(|_| fresh_default());
     let game = RwSignal::new(new_game(settings));
     // `Some(k)`: the board shows the position after k moves, read-only.
@@ -30,19 +53,33 @@ pub fn LocalGamePage() -> impl IntoView {
     let announcement = RwSignal::new(String::new());
     let confirm_new = RwSignal::new(false);
 
+    let engine = vs_engine.then(EngineClient::start);
+    // The engine's move being searched for, with its progress.
+    let thinking = RwSignal::new(None::<(u64, u64, u64)>);
+    let key = storage_key(opponent.get_untracked());
+
     // After hydration: pick up the stored game unless a new one was asked
     // for; from then on store every change.
     Effect::new(move |previous: Option<()>| {
         if previous.is_none() {
             let asked_new = query.with_untracked(|q| q.get_str("new").is_some());
             if asked_new {
-                browser::replace_path("/play/local");
-            } else if let Some(stored) = browser::load(STORAGE_KEY).and_then(|json| SavedGame::parse(&json)) {
+                browser::replace_path(home_path);
+            } else if let Some((stored, stored_opponent)) = browser::load(key).and_then(|json| SavedGame::parse(&json))
+            {
                 game.set(stored);
+                if vs_engine && stored_opponent.is_some() {
+                    opponent.set(stored_opponent);
+                }
             }
         }
-        game.with(|g| browser::save(STORAGE_KEY, &SavedGame::of(g).to_json()));
+        let o = opponent.get();
+        game.with(|g| browser::save(key, &SavedGame::of(g, o).to_json()));
     });
+
+    let engine_to_move = move || {
+        opponent.get().is_some_and(|o| game.with(|g| g.winner().is_none() && g.to_move() == o.engine))
+    };
 
     let play = move |m: Move| {
         let mover = game.with_untracked(|g| g.to_move());
@@ -70,10 +107,61 @@ pub fn LocalGamePage() -> impl IntoView {
             None => {}
         }
     };
-    let on_play = Callback::new(move |cell: Cell| play(Move::Place(cell)));
+    let on_play = Callback::new(move |cell: Cell| {
+        if !engine_to_move() {
+            play(Move::Place(cell))
+        }
+    });
+
+    if let Some(client) = engine {
+        // Ask for a move whenever it is the engine's turn.
+        Effect::new(move |_| {
+            let _ = game.with(|g| g.moves().len());
+            let Some(o) = opponent.get() else { return };
+            if engine_to_move() && client.ready.get() {
+                let job = client.new_job();
+                thinking.set(Some((job, 0, o.level.iterations())));
+                let spec = game.with_untracked(GameSpec::of);
+                let seed = js_seed(job);
+                client.send(EngineRequest::Move { job, game: spec, level: o.level, seed });
+            } else if thinking.get_untracked().is_some() {
+                thinking.set(None);
+                client.send(EngineRequest::Stop);
+            }
+        });
+        Effect::new(move |_| {
+            let Some(update) = client.update.get() else { return };
+            let Some((current, _, budget)) = thinking.get_untracked() else { return };
+            match update {
+                EngineUpdate::Thinking { job, playouts, .. } if job == current => {
+                    thinking.set(Some((job, playouts, budget)));
+                }
+                EngineUpdate::Moved { job, chosen } if job == current => {
+                    thinking.set(None);
+                    play(chosen);
+                }
+                EngineUpdate::Failed { job, reason } if job == current => {
+                    thinking.set(None);
+                    announcement.set(format!("The engine could not move: {reason}."));
+                }
+                _ => {}
+            }
+        });
+    }
+
     let undo = move |_| {
         let mut undone = None;
-        game.update(|g| undone = g.undo());
+        let human = opponent.get_untracked().map(|o| o.engine.opponent());
+        game.update(|g| {
+            undone = g.undo();
+            // Against the engine, go back to the person's own turn.
+            while let Some(h) = human
+                && g.to_move() != h
+                && !g.moves().is_empty()
+            {
+                undone = g.undo();
+            }
+        });
         if let Some(m) = undone {
             announcement.set(format!("Took back {m}."));
         }
@@ -98,14 +186,18 @@ pub fn LocalGamePage() -> impl IntoView {
     });
 
     let board = Signal::derive(move || match viewing.get() {
-        None => game.with(|g| BoardView::of(g, true)),
+        None => game.with(|g| BoardView::of(g, !engine_to_move())),
         Some(k) => game.with(|g| BoardView::of(&prefix(g, k), false)),
     });
     let status = move || {
         let shown = viewing.get();
+        let engine_side = opponent.get().map(|o| o.engine);
         game.with(|g| match (shown, g.winner()) {
             (Some(k), _) => format!("Viewing move {k} of {}", g.moves().len()),
+            (None, Some(w)) if engine_side == Some(w) => format!("{w} wins — the engine won"),
+            (None, Some(w)) if engine_side.is_some() => format!("{w} wins — you won!"),
             (None, Some(w)) => format!("{w} wins"),
+            (None, None) if engine_side == Some(g.to_move()) => format!("{} to move — the engine is thinking", g.to_move()),
             (None, None) if g.can_swap() => "Blue to move — or swap".to_string(),
             (None, None) => format!("{} to move", g.to_move()),
         })
@@ -120,19 +212,23 @@ pub fn LocalGamePage() -> impl IntoView {
         })
     };
     let can_undo = move || game.with(|g| !g.moves().is_empty());
-    let can_swap = move || viewing.get().is_none() && game.with(|g| g.can_swap());
+    let can_swap = move || viewing.get().is_none() && !engine_to_move() && game.with(|g| g.can_swap());
     let rules_line = move || {
-        game.with(|g| format!("{0}×{0} board, swap rule {1}", g.size(), if g.swap_allowed() { "on" } else { "off" }))
+        let against = opponent.get().map(|o| format!(", engine at {} level", o.level)).unwrap_or_default();
+        game.with(|g| {
+            format!("{0}×{0} board, swap rule {1}{against}", g.size(), if g.swap_allowed() { "on" } else { "off" })
+        })
     };
+    let title = if vs_engine { "Game against the engine" } else { "Hot-seat game" };
 
     view! {
-        <Title text="Hot-seat game — hexarena" />
+        <Title text=format!("{title} — hexarena") />
         <div class="game-page">
             <section class="board-area" aria-label="Board">
-                <HexBoard view=board on_play label="Hot-seat Hex board" />
+                <HexBoard view=board on_play label=title />
             </section>
             <aside class="side-panel">
-                <h1 class="panel-title">"Hot-seat game"</h1>
+                <h1 class="panel-title">{title}</h1>
                 <p class="hint">{rules_line}</p>
                 {(!problems.is_empty()).then(|| {
                     view! {
@@ -142,9 +238,20 @@ pub fn LocalGamePage() -> impl IntoView {
                     }
                 })}
                 <ul class="players">
-                    <PlayerLine colour=Color::Red game viewing />
-                    <PlayerLine colour=Color::Blue game viewing />
+                    <PlayerLine colour=Color::Red game viewing opponent />
+                    <PlayerLine colour=Color::Blue game viewing opponent />
                 </ul>
+                <Show when=move || thinking.get().is_some()>
+                    <p class="thinking" role="status" data-testid="engine-thinking">
+                        <span class="spinner" aria-hidden="true"></span>
+                        {move || {
+                            thinking
+                                .get()
+                                .map(|(_, done, budget)| format!("Thinking… {done} of {budget} playouts"))
+                                .unwrap_or_default()
+                        }}
+                    </p>
+                </Show>
                 <p class=move || format!("game-status {}", status_colour()) data-testid="game-status">
                     {status}
                 </p>
@@ -171,6 +278,15 @@ pub fn LocalGamePage() -> impl IntoView {
     }
 }
 
+/// A seed for the engine's move choice that differs between games.
+fn js_seed(job: u64) -> u64 {
+    #[cfg(feature = "hydrate")]
+    let entropy = js_sys::Date::now() as u64 ^ (js_sys::Math::random() * u32::MAX as f64) as u64;
+    #[cfg(not(feature = "hydrate"))]
+    let entropy = 0u64;
+    entropy.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ job
+}
+
 /// A game of the default size, for the (impossible) case of bad settings.
 fn fresh_default() -> Game {
     match Game::new(settings::DEFAULT_SIZE, true) {
@@ -191,7 +307,17 @@ fn prefix(game: &Game, k: usize) -> Game {
 
 /// One player's line: colour, the edges it joins, and a turn marker.
 #[component]
-fn PlayerLine(colour: Color, game: RwSignal<Game>, viewing: RwSignal<Option<usize>>) -> impl IntoView {
+fn PlayerLine(
+    colour: Color,
+    game: RwSignal<Game>,
+    viewing: RwSignal<Option<usize>>,
+    opponent: RwSignal<Option<Opponent>>,
+) -> impl IntoView {
+    let who = move || match opponent.get() {
+        Some(o) if o.engine == colour => format!("Engine ({})", o.level),
+        Some(_) => "You".to_string(),
+        None => String::new(),
+    };
     let edges = match colour {
         Color::Red => "joins left ↔ right",
         Color::Blue => "joins top ↔ bottom",
@@ -208,6 +334,7 @@ fn PlayerLine(colour: Color, game: RwSignal<Game>, viewing: RwSignal<Option<usiz
         <li class=move || format!("player player-{} {}", colour.as_str(), state())>
             <span class=format!("chip chip-{}", colour.as_str()) aria-hidden="true"></span>
             <span class="player-name">{colour.name()}</span>
+            <span class="player-who">{who}</span>
             <span class="player-edges">{edges}</span>
             <span class="player-state">
                 {move || match state() {

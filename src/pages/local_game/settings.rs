@@ -2,7 +2,11 @@
 //! (`/play/local?size=9&swap=on&new=1`), with a clear complaint about any
 //! value that cannot be used.
 
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Color;
 use crate::engine::cell::check_size;
+use crate::engine::search::Level;
 
 /// Board side when none is asked for.
 pub const DEFAULT_SIZE: u8 = 11;
@@ -59,6 +63,38 @@ impl GameSettings {
     }
 }
 
+/// The engine as an opponent: how strong, and which side it plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opponent {
+    pub level: Level,
+    pub engine: Color,
+}
+
+impl Opponent {
+    /// Reads `level` and `colour` (the side the person plays) from the
+    /// query; unusable values fall back to casual / Red and are explained.
+    pub fn from_query(level: Option<&str>, colour: Option<&str>) -> (Opponent, Vec<String>) {
+        let mut problems = Vec::new();
+        let level = match level.map(str::trim).filter(|l| !l.is_empty()) {
+            None => Level::Casual,
+            Some(text) => text.parse().unwrap_or_else(|e| {
+                problems.push(format!("{e}; playing at casual."));
+                Level::Casual
+            }),
+        };
+        let you = match colour.map(|c| c.trim().to_ascii_lowercase()) {
+            None => Color::Red,
+            Some(c) if c.is_empty() || c == "red" => Color::Red,
+            Some(c) if c == "blue" => Color::Blue,
+            Some(c) => {
+                problems.push(format!("'{c}' is not a colour (red or blue); you play Red."));
+                Color::Red
+            }
+        };
+        (Opponent { level, engine: you.opponent() }, problems)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +110,14 @@ mod tests {
         assert!(problems[0].contains("25"));
         let (_, problems) = GameSettings::from_query(Some("99999999999"), None);
         assert!(problems[0].contains("not a board size"));
+    }
+
+    #[test]
+    fn the_engine_opponent_is_read_from_the_query() {
+        let (o, p) = Opponent::from_query(Some("strong"), Some("blue"));
+        assert_eq!((o, p.len()), (Opponent { level: Level::Strong, engine: Color::Red }, 0));
+        let (o, p) = Opponent::from_query(Some("godlike"), Some("green"));
+        assert_eq!(o, Opponent { level: Level::Casual, engine: Color::Blue });
+        assert_eq!(p.len(), 2);
     }
 }

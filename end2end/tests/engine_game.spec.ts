@@ -1,0 +1,47 @@
+import { expect, test } from '@playwright/test';
+import { cell, hydrated, watchErrors } from './support/game';
+
+test('a full 7×7 game against the engine ends with a result', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/play');
+  await hydrated(page);
+  await page.getByText('7×7').click();
+  await page.getByTestId('level').selectOption('beginner');
+  await page.getByTestId('start-engine').click();
+  await hydrated(page);
+  await expect(page).toHaveURL(/\/play\/engine$/);
+  const status = page.getByTestId('game-status');
+  await expect(status).toHaveText('Red to move');
+
+  // The person plays Red: take the first empty cell each turn until the
+  // game ends, waiting for the engine's answer in between.
+  for (let turn = 0; turn < 30; turn++) {
+    const text = (await status.textContent()) ?? '';
+    if (text.includes('wins')) break;
+    await expect(status).toHaveText('Red to move', { timeout: 20_000 });
+    const stonesBefore = await page.locator('[data-stone]').count();
+    await page.locator('[data-cell]:not([data-stone])').first().click();
+    await expect(page.locator('[data-stone]')).not.toHaveCount(stonesBefore);
+    await expect(status).not.toHaveText(/to move — the engine is thinking/, { timeout: 20_000 });
+  }
+  await expect(status).toContainText('wins');
+  await expect(page.locator('[data-winning="true"]').first()).toBeVisible();
+  const blue = await page.locator('[data-stone="blue"]').count();
+  expect(blue).toBeGreaterThan(2);
+  expect(errors).toEqual([]);
+});
+
+test("the engine opens when it plays Red, and undo returns to the person's turn", async ({ page }) => {
+  await page.goto('/play/engine?size=5&swap=off&level=strong&colour=blue&new=1');
+  await hydrated(page);
+  // Red (the engine) opens at once.
+  await expect(page.locator('[data-stone="red"]')).toHaveCount(1, { timeout: 20_000 });
+  await expect(page.getByTestId('game-status')).toHaveText('Blue to move');
+  // The move list and other controls react during play.
+  await expect(page.getByTestId('move-list').locator('li')).toHaveCount(1);
+  await page.getByTestId('undo').click();
+  // Undo goes back to the person's turn; with Red's opening taken back the
+  // engine plays again.
+  await expect(page.locator('[data-stone="red"]')).toHaveCount(1, { timeout: 20_000 });
+  await expect(cell(page, 'a1')).toBeVisible();
+});

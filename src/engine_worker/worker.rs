@@ -1,0 +1,167 @@
+//! The engine worker: runs searches in slices of about 40 ms, reporting
+//! after each, and yields to its event loop between slices so that a new
+//! request or a stop is seen at once.
+
+use std::time::Duration;
+
+use gloo_worker::{HandlerId, Registrable, Worker, WorkerScope};
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use super::protocol::{EngineRequest, EngineUpdate};
+use crate::engine::bench::{Clock, uniform_playouts_on};
+use crate::engine::search::level::{pick, wants_swap};
+use crate::engine::search::{Level, SearchConfig, Searcher};
+use crate::engine::{MAX_SIZE, MIN_SIZE, Move};
+
+/// Target length of one slice of search.
+const SLICE_MS: f64 = 40.0;
+
+/// Worker entry point, called by `public/engine-worker.js` once the WASM
+/// bundle is loaded inside the worker.
+#[wasm_bindgen]
+pub fn start_engine_worker() {
+    console_error_panic_hook::set_once();
+    EngineWorker::registrar().register();
+}
+
+struct JsClock;
+
+impl Clock for JsClock {
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
+}
+
+enum Task {
+    Analyze { max_playouts: Option<u64> },
+    Move { level: Level, seed: u64, budget: u64 },
+}
+
+struct Job {
+    id: u64,
+    who: HandlerId,
+    searcher: Searcher,
+    task: Task,
+    started_ms: f64,
+}
+
+/// The worker's state: at most one job at a time.
+pub struct EngineWorker {
+    job: Option<Job>,
+    /// Iterations per slice, adapted to take about [`SLICE_MS`].
+    slice: u64,
+}
+
+/// The worker's own message: run the next slice of job `0`.
+pub struct Slice(u64);
+
+fn schedule(scope: &WorkerScope<EngineWorker>, id: u64) {
+    // A timeout, not a bare future: it lets queued requests in first.
+    scope.send_future(async move {
+        gloo_timers::future::TimeoutFuture::new(0).await;
+        Slice(id)
+    });
+}
+
+impl Worker for EngineWorker {
+    type Message = Slice;
+    type Input = EngineRequest;
+    type Output = EngineUpdate;
+
+    fn create(_scope: &WorkerScope<Self>) -> Self {
+        EngineWorker { job: None, slice: 500 }
+    }
+
+    fn received(&mut self, scope: &WorkerScope<Self>, request: EngineRequest, who: HandlerId) {
+        self.job = None;
+        let (id, game, task) = match request {
+            EngineRequest::Stop => return,
+            EngineRequest::Bench { job, size, millis } => {
+                let size = size.clamp(MIN_SIZE, MAX_SIZE);
+                let rate = uniform_playouts_on(&JsClock, size, Duration::from_millis(millis.min(10_000) as u64));
+                let millis = rate.elapsed.as_secs_f64() * 1000.0;
+                let update =
+                    EngineUpdate::Bench { job, size, playouts: rate.count, millis, per_second: rate.per_second() };
+                scope.respond(who, update);
+                return;
+            }
+            EngineRequest::Analyze { job, game, max_playouts } => (job, game, Task::Analyze { max_playouts }),
+            EngineRequest::Move { job, game, level, seed } => {
+                (job, game, Task::Move { level, seed, budget: level.iterations() })
+            }
+        };
+        let game = match game.game() {
+            Ok(g) => g,
+            Err(e) => {
+                scope.respond(who, EngineUpdate::Failed { job: id, reason: e.to_string() });
+                return;
+            }
+        };
+        if matches!(task, Task::Move { .. }) && wants_swap(&game) {
+            scope.respond(who, EngineUpdate::Moved { job: id, chosen: Move::Swap });
+            return;
+        }
+        let seed = match task {
+            Task::Move { seed, .. } => seed,
+            Task::Analyze { .. } => id,
+        };
+        match Searcher::new(game.position(), SearchConfig { seed, ..SearchConfig::default() }) {
+            Ok(searcher) => {
+                self.job = Some(Job { id, who, searcher, task, started_ms: js_sys::Date::now() });
+                schedule(scope, id);
+            }
+            Err(e) => scope.respond(who, EngineUpdate::Failed { job: id, reason: e.to_string() }),
+        }
+    }
+
+    fn update(&mut self, scope: &WorkerScope<Self>, Slice(id): Slice) {
+        let Some(job) = self.job.as_mut().filter(|j| j.id == id) else { return };
+        let start = js_sys::Date::now();
+        let remaining = match job.task {
+            Task::Analyze { max_playouts } => max_playouts.map(|m| m.saturating_sub(job.searcher.iterations())),
+            Task::Move { budget, .. } => Some(budget.saturating_sub(job.searcher.iterations())),
+        };
+        job.searcher.run(remaining.map_or(self.slice, |r| r.min(self.slice)));
+        let took = (js_sys::Date::now() - start).max(1.0);
+        // Aim the next slice at SLICE_MS, changing by at most 2× at a time.
+        let scale = (SLICE_MS / took).clamp(0.5, 2.0);
+        self.slice = ((self.slice as f64 * scale) as u64).clamp(64, 200_000);
+
+        let playouts = job.searcher.iterations();
+        let proven = job.searcher.proven().is_some();
+        let exhausted = match job.task {
+            Task::Analyze { max_playouts } => max_playouts.is_some_and(|m| playouts >= m),
+            Task::Move { budget, .. } => playouts >= budget,
+        };
+        let done = proven || exhausted;
+        match job.task {
+            Task::Analyze { .. } => {
+                let elapsed_s = ((js_sys::Date::now() - job.started_ms) / 1000.0).max(1e-3);
+                let update = EngineUpdate::Analysis {
+                    job: job.id,
+                    analysis: job.searcher.analysis(4),
+                    playouts_per_second: playouts as f64 / elapsed_s,
+                    done,
+                };
+                scope.respond(job.who, update);
+            }
+            Task::Move { level, seed, budget } => {
+                if done {
+                    let chosen = pick(&job.searcher.analysis(8), level, seed).map(Move::Place);
+                    let update = match chosen {
+                        Some(chosen) => EngineUpdate::Moved { job: job.id, chosen },
+                        None => EngineUpdate::Failed { job: job.id, reason: "no legal move".into() },
+                    };
+                    scope.respond(job.who, update);
+                } else {
+                    scope.respond(job.who, EngineUpdate::Thinking { job: job.id, playouts, budget });
+                }
+            }
+        }
+        if done {
+            self.job = None;
+        } else {
+            schedule(scope, id);
+        }
+    }
+}
