@@ -7,6 +7,7 @@ use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
 use crate::components::layout::Layout;
+use crate::pages::analysis::AnalysisPage;
 use crate::pages::docs::DocsPage;
 use crate::pages::landing::LandingPage;
 use crate::pages::local_game::{EngineGamePage, LocalGamePage};
@@ -49,6 +50,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/play") view=PlayPage />
                     <Route path=path!("/play/local") view=LocalGamePage />
                     <Route path=path!("/play/engine") view=EngineGamePage />
+                    <Route path=path!("/analysis") view=AnalysisPage />
                     <Route path=path!("/docs") view=DocsPage />
                 </Routes>
             </Layout>

@@ -14,7 +14,7 @@ test.describe('hot-seat game', () => {
     await page.goto('/play');
     await hydrated(page);
     await page.getByText('5×5').click();
-    await page.getByLabel('Off').check();
+    await page.getByRole('radio', { name: 'Off', exact: true }).check();
     await page.getByTestId('start-local').click();
     await hydrated(page);
     await expect(page).toHaveURL(/\/play\/local$/);

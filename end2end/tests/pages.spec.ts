@@ -32,9 +32,9 @@ test('any size from 3 to 19 can be chosen; the swap default follows the size', a
   await page.goto('/play');
   await hydrated(page);
   await page.getByTestId('size-input').fill('13');
-  await expect(page.getByLabel('On')).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'On', exact: true })).toBeChecked();
   await page.getByText('7×7').click();
-  await expect(page.getByLabel('Off')).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Off', exact: true })).toBeChecked();
   await page.getByTestId('size-input').fill('19');
   await page.getByTestId('start-local').click();
   await hydrated(page);

@@ -183,6 +183,19 @@ fn BoardCell(
                 .then(|| view! { <circle class="last-ring" cx=x.clone() cy=y.clone() r="0.3"></circle> })
         }
     };
+    let hint = {
+        let (x, y) = (x.clone(), y.clone());
+        move || {
+            view.with(|v| if v.stone(cell).is_none() { v.hint_rank(cell) } else { None }).map(|rank| {
+                view! {
+                    <g class=format!("engine-hint hint-{rank}") aria-hidden="true">
+                        <circle cx=x.clone() cy=y.clone() r="0.5"></circle>
+                        <text x=x.clone() y=y.clone()>{rank + 1}</text>
+                    </g>
+                }
+            })
+        }
+    };
     view! {
         <g
             class=class
@@ -198,6 +211,7 @@ fn BoardCell(
             <circle class="ghost" cx=x.clone() cy=y.clone() r=STONE></circle>
             {stone_view}
             {ring}
+            {hint}
         </g>
     }
 }

@@ -17,6 +17,8 @@ pub struct BoardView {
     /// The side whose ghost stone follows the pointer; `None` when the
     /// board does not take moves (game over, replay, opponent's turn).
     pub to_move: Option<Color>,
+    /// Suggested moves, best first, drawn as numbered markers.
+    pub hints: Vec<Cell>,
 }
 
 impl BoardView {
@@ -32,7 +34,13 @@ impl BoardView {
             last: game.last_stone(),
             winning: game.winning_chain().unwrap_or_default(),
             to_move: (interactive && !over).then(|| game.to_move()),
+            hints: Vec::new(),
         }
+    }
+
+    /// The rank (0 = best) of `cell` among the hints.
+    pub fn hint_rank(&self, cell: Cell) -> Option<usize> {
+        self.hints.iter().position(|&c| c == cell)
     }
 
     /// The stone on `cell`.

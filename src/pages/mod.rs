@@ -1,5 +1,6 @@
 //! One module per page.
 
+pub mod analysis;
 pub mod docs;
 pub mod landing;
 pub mod local_game;

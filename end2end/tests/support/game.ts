@@ -23,7 +23,7 @@ export async function newLocalGame(page: Page, size: number, swap: boolean): Pro
 }
 
 export function cell(page: Page, name: string) {
-  return page.locator(`[data-cell="${name}"]`);
+  return page.locator(`svg.hex-board [data-cell="${name}"]`);
 }
 
 /** Clicks each cell in turn and checks the stone lands with the right colour. */

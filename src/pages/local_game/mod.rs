@@ -3,7 +3,7 @@
 //! the game goes on with the server gone, and it is kept in local storage so
 //! a reload finds it again.
 
-mod record_tools;
+pub mod record_tools;
 pub mod saved;
 pub mod settings;
 
@@ -77,9 +77,8 @@ fn GamePage(vs_engine: bool) -> impl IntoView {
         game.with(|g| browser::save(key, &SavedGame::of(g, o).to_json()));
     });
 
-    let engine_to_move = move || {
-        opponent.get().is_some_and(|o| game.with(|g| g.winner().is_none() && g.to_move() == o.engine))
-    };
+    let engine_to_move =
+        move || opponent.get().is_some_and(|o| game.with(|g| g.winner().is_none() && g.to_move() == o.engine));
 
     let play = move |m: Move| {
         let mover = game.with_untracked(|g| g.to_move());
@@ -185,7 +184,7 @@ fn GamePage(vs_engine: bool) -> impl IntoView {
         announcement.set(format!("Record loaded: {n} moves."));
     });
 
-    let board = Signal::derive(move || match viewing.get() {
+    let board = Memo::new(move |_| match viewing.get() {
         None => game.with(|g| BoardView::of(g, !engine_to_move())),
         Some(k) => game.with(|g| BoardView::of(&prefix(g, k), false)),
     });
@@ -197,7 +196,9 @@ fn GamePage(vs_engine: bool) -> impl IntoView {
             (None, Some(w)) if engine_side == Some(w) => format!("{w} wins — the engine won"),
             (None, Some(w)) if engine_side.is_some() => format!("{w} wins — you won!"),
             (None, Some(w)) => format!("{w} wins"),
-            (None, None) if engine_side == Some(g.to_move()) => format!("{} to move — the engine is thinking", g.to_move()),
+            (None, None) if engine_side == Some(g.to_move()) => {
+                format!("{} to move — the engine is thinking", g.to_move())
+            }
             (None, None) if g.can_swap() => "Blue to move — or swap".to_string(),
             (None, None) => format!("{} to move", g.to_move()),
         })
@@ -269,6 +270,9 @@ fn GamePage(vs_engine: bool) -> impl IntoView {
                         {move || if confirm_new.get() { "Really start over?" } else { "New game" }}
                     </button>
                     <a class="button" href="/play">"Other settings"</a>
+                    <a class="button" data-testid="review" href=move || game.with(crate::pages::analysis::review_href)>
+                        "Review"
+                    </a>
                 </div>
                 <MoveList game viewing />
                 <ExportRecord game />
