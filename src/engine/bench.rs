@@ -153,3 +153,51 @@ pub fn report(quick: bool) -> String {
     }
     out
 }
+
+/// Solves every opening of an `n`×`n` board (Red's first stone, Blue to
+/// move) within `budget` nodes each, returning for each opening the
+/// verdict for Red and the seconds it took.
+pub fn solve_openings(n: u8, budget: u64) -> Vec<(super::Cell, Option<bool>, f64)> {
+    use super::solver::{Verdict, solve};
+    (0..n as usize * n as usize)
+        .map(|i| {
+            let cell = super::Cell::from_index(i, n);
+            let mut p = super::Position::new(n).unwrap_or_else(|_| unreachable!("bench sizes are valid"));
+            let _ = p.play(cell);
+            let start = Instant::now();
+            let red_wins = match solve(&p, budget).verdict {
+                Verdict::Loss => Some(true),
+                Verdict::Win(_) => Some(false),
+                Verdict::Unknown => None,
+            };
+            (cell, red_wins, start.elapsed().as_secs_f64())
+        })
+        .collect()
+}
+
+/// A text summary of [`solve_openings`]: the board of results (R: Red's
+/// opening wins, b: it loses, ?: unknown) and the time.
+pub fn solver_report(n: u8, budget: u64) -> String {
+    let results = solve_openings(n, budget);
+    let total: f64 = results.iter().map(|r| r.2).sum();
+    let max = results.iter().map(|r| r.2).fold(0.0, f64::max);
+    let solved = results.iter().filter(|r| r.1.is_some()).count();
+    let mut out = format!(
+        "{n}x{n} openings: {solved}/{} classified in {total:.1} s (slowest {max:.1} s), budget {budget} nodes each\n",
+        results.len()
+    );
+    for r in 0..n {
+        out.push_str(&" ".repeat(r as usize));
+        for q in 0..n {
+            let glyph = match results[r as usize * n as usize + q as usize].1 {
+                Some(true) => 'R',
+                Some(false) => 'b',
+                None => '?',
+            };
+            out.push(glyph);
+            out.push(' ');
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -18,6 +18,7 @@ pub mod position;
 pub mod record;
 pub mod rng;
 pub mod search;
+pub mod solver;
 mod union_find;
 
 pub use bitset::Bitset;
