@@ -66,3 +66,20 @@ test('a finished game offers a review on the analysis board', async ({ page }) =
   await expect(page.getByTestId('game-status')).toHaveText('Move 5 of 5 — Red has won');
   await expect(page.locator('[data-winning="true"]')).toHaveCount(3);
 });
+
+test('the engine speed in this browser is measured in the worker', async ({ page }) => {
+  await page.goto('/analysis?record=11x11');
+  await hydrated(page);
+  await expect(page.getByTestId('engine-moves').locator('[data-cell]')).toHaveCount(4, { timeout: 5_000 });
+  await page.getByTestId('measure-speed').click();
+  const result = page.getByTestId('engine-bench');
+  await expect(result).toContainText('random playouts per second on 11×11', { timeout: 15_000 });
+  const text = (await result.textContent()) ?? '';
+  const perSecond = Number(text.split(' ')[0]);
+  // The figure is reported (see README); the test only checks it is real.
+  console.log(`browser worker: ${text}`);
+  expect(perSecond).toBeGreaterThan(10_000);
+  // Analysis resumes afterwards.
+  const playouts = page.getByTestId('engine-playouts');
+  await expect.poll(async () => Number(await playouts.textContent()), { timeout: 5_000 }).toBeGreaterThan(0);
+});

@@ -119,13 +119,32 @@ pub fn AnalysisPage() -> impl IntoView {
         live_job.set(job);
         live.send(EngineRequest::Analyze { job, game: GameSpec::of(&game), max_playouts: Some(50_000_000) });
     });
-    Effect::new(move |_| {
-        if let Some(EngineUpdate::Analysis { job, analysis, playouts_per_second, .. }) = live.update.get()
-            && job == live_job.get_untracked()
-        {
+    let speed = RwSignal::new(None::<String>);
+    Effect::new(move |_| match live.update.get() {
+        Some(EngineUpdate::Analysis { job, analysis, playouts_per_second, .. }) if job == live_job.get_untracked() => {
             latest.set(Some((analysis, playouts_per_second)));
         }
+        Some(EngineUpdate::Bench { job, size, playouts, millis, per_second }) if job == live_job.get_untracked() => {
+            speed.set(Some(format!(
+                "{per_second:.0} random playouts per second on {size}×{size} ({playouts} in {:.1} s)",
+                millis / 1000.0
+            )));
+            // Back to analysing the shown position.
+            let game = shown.get_untracked();
+            if game.winner().is_none() {
+                let job = live.new_job();
+                live_job.set(job);
+                live.send(EngineRequest::Analyze { job, game: GameSpec::of(&game), max_playouts: Some(50_000_000) });
+            }
+        }
+        _ => {}
     });
+    let measure = move |_| {
+        let job = live.new_job();
+        live_job.set(job);
+        speed.set(Some("Measuring…".into()));
+        live.send(EngineRequest::Bench { job, size: 11, millis: 2000 });
+    };
 
     // The graph: one position after another, in a second worker.
     let grapher = EngineClient::start();
@@ -277,6 +296,11 @@ pub fn AnalysisPage() -> impl IntoView {
                     </p>
                 </Show>
                 <EnginePanel latest shown />
+                <p class="speed-test">
+                    <button type="button" data-testid="measure-speed" on:click=measure>"Measure engine speed"</button>
+                    " "
+                    <span data-testid="engine-bench">{move || speed.get().unwrap_or_default()}</span>
+                </p>
                 <WinGraph curve=Signal::derive(move || curve.get()) moves=line_moves ply=Signal::derive(move || ply.get()) on_pick=Callback::new(move |k: usize| step(k as isize)) />
                 <MistakeList curve moves=line_moves on_pick=Callback::new(move |k: usize| step(k as isize)) />
                 <ImportRecord game=main on_loaded />
