@@ -20,6 +20,9 @@ pub fn DocsPage() -> impl IntoView {
                     <li><a href="#records">"Game records"</a></li>
                     <li><a href="#controls">"Controls"</a></li>
                     <li><a href="#offline">"Offline play"</a></li>
+                    <li><a href="#engine">"Playing the engine"</a></li>
+                    <li><a href="#analysis">"The analysis board"</a></li>
+                    <li><a href="#gtp">"The engine over GTP"</a></li>
                     <li><a href="#self-hosting">"Running hexarena yourself"</a></li>
                     <li><a href="#configuration">"Configuration"</a></li>
                 </ul>
@@ -147,6 +150,77 @@ pub fn DocsPage() -> impl IntoView {
                     "server uses. Once the page has loaded you can lose your connection — or the server "
                     "can go away — and the game goes on. Games are kept in your browser's storage, so a "
                     "reload brings back the game in progress."
+                </p>
+            </section>
+
+            <section id="engine">
+                <h2>"Playing the engine"</h2>
+                <p>
+                    "On " <a href="/play">"Play"</a> ", pick a board, the swap rule, a level and your colour, then "
+                    "“Play the engine”. The engine runs in a Web Worker inside your browser, so the page stays "
+                    "responsive while it thinks and the game needs no server. Its search is Monte-Carlo tree "
+                    "search: it finishes the game at random many thousands of times from each candidate move, "
+                    "learns which moves win most often (sharing what it learns between moves played in any "
+                    "order, the RAVE technique), and answers intrusions into its bridges during those random "
+                    "games. It never misses a win in one move and always blocks one."
+                </p>
+                <table>
+                    <thead>
+                        <tr><th>"Level"</th><th>"Search per move"</th><th>"Style"</th></tr>
+                    </thead>
+                    <tbody>
+                        <tr><td>"beginner"</td><td>"300 playouts"</td><td>"picks among the moves it likes, often not the best"</td></tr>
+                        <tr><td>"casual"</td><td>"3,000 playouts"</td><td>"usually a good move, sometimes a surprise"</td></tr>
+                        <tr><td>"strong"</td><td>"30,000 playouts"</td><td>"always the best move it found"</td></tr>
+                        <tr><td>"max"</td><td>"200,000 playouts"</td><td>"the same, searching longest"</td></tr>
+                    </tbody>
+                </table>
+                <p>
+                    "With the swap rule on, the engine as Blue takes over openings in the middle of the board "
+                    "and leaves edge openings to Red. Undo takes back your move and the engine's answer."
+                </p>
+            </section>
+
+            <section id="analysis">
+                <h2>"The analysis board"</h2>
+                <p>
+                    <a href="/analysis">"Analysis"</a> " reviews any game: open it from “Review” after a game, "
+                    "paste a record into Import, or link to " <code>"/analysis?record=9x9%20e5%20c3"</code>
+                    ". Step through the moves with the slider, the buttons or the ← → keys; click an empty "
+                    "cell to try a move of your own (a variation; “Back to the game” returns to the record)."
+                </p>
+                <p>
+                    "The engine analyses the position on the board continuously. Its four best moves are "
+                    "numbered on the board in four shades, and listed with the chance of winning for the side "
+                    "to move, how often the search tried them and the line it expects. When the search "
+                    "proves the result, it says so: “Red wins in 3” means Red can force a win with three more "
+                    "stones whatever Blue does. A second worker computes the winning chances after every move "
+                    "of the game for the graph below; the moves that lost the most are listed as mistakes."
+                </p>
+            </section>
+
+            <section id="gtp">
+                <h2>"The engine over GTP"</h2>
+                <p>
+                    "The server binary is also the engine's command line. " <code>"hexarena gtp"</code>
+                    " speaks the Go Text Protocol as HexGui and MoHex do for Hex (" <code>"boardsize"</code> ", "
+                    <code>"play"</code> ", " <code>"genmove"</code> ", " <code>"undo"</code> ", "
+                    <code>"showboard"</code> ", " <code>"final_score"</code>
+                    " and the usual others), so HexGui can use it as its program and other engines can play it:"
+                </p>
+                <pre><code>"hexarena gtp --level strong
+    hexarena gtp --time-per-move 1.5"</code></pre>
+                <p>
+                    "Like those tools, GTP's black moves first and joins top and bottom: black is our Red and "
+                    "cells are reflected across the short diagonal, as in SGF. " <code>"swap-pieces"</code>
+                    " is accepted and played (" <code>"--no-swap"</code> " turns the rule off)."
+                </p>
+                <p>"For one position, " <code>"hexarena analyze"</code> " prints the engine's best moves as JSON:"</p>
+                <pre><code>"hexarena analyze --size 9 --moves \"e5 c3 d6\" --time 2s --top 4"</code></pre>
+                <p>
+                    <code>"hexarena bench"</code>
+                    " measures the engine's speed on this machine: random playouts per second and search "
+                    "iterations per second for board sizes 7 to 19."
                 </p>
             </section>
 

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Strength arena: hexarena (over GTP) against OpenSpiel's MCTS bot.
+
+Not part of CI (it takes hours at full length). Usage:
+
+    scripts/arena.sh [--size 9] [--games 200] [--seconds 1.0]
+
+OpenSpiel's bot searches by simulation count, so its count is calibrated
+to the same time per move as hexarena's: its simulations per second are
+measured here first. Colours alternate every game. Prints hexarena's win
+rate with a 95% Wilson interval.
+
+OpenSpiel's Hex, like HexGui, has its first player ("x", our Red) join
+top and bottom; GTP vertices are in that orientation, so moves pass
+between the two unchanged, and hexarena transposes them internally. Each
+game's winner is checked on both sides (OpenSpiel's returns and
+hexarena's final_score) so a mapping error cannot go unnoticed.
+"""
+
+import argparse
+import math
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+
+class Gtp:
+    """A hexarena GTP process."""
+
+    def __init__(self, binary, seconds):
+        self.proc = subprocess.Popen(
+            [binary, "gtp", "--time-per-move", str(seconds), "--no-swap"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def send(self, command):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if line == "":
+                raise RuntimeError(f"hexarena exited during '{command}'")
+            if line.strip() == "" and lines:
+                break
+            if line.strip():
+                lines.append(line.strip())
+        answer = "\n".join(lines)
+        if not answer.startswith("="):
+            raise RuntimeError(f"'{command}' -> {answer}")
+        return answer[1:].strip()
+
+    def close(self):
+        try:
+            self.send("quit")
+        except RuntimeError:
+            pass
+        self.proc.wait(timeout=10)
+
+
+def vertex(action, size):
+    col, row = action % size, action // size
+    return f"{chr(ord('a') + col)}{row + 1}"
+
+
+def action_of(text, size):
+    col = ord(text[0]) - ord("a")
+    row = int(text[1:]) - 1
+    return row * size + col
+
+
+def calibrate(game, seconds):
+    """OpenSpiel MCTS simulations that fit in `seconds` on this machine."""
+    bot = mcts.MCTSBot(game, 1.4, 2000, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)))
+    state = game.new_initial_state()
+    start = time.perf_counter()
+    bot.step(state)
+    rate = 2000 / (time.perf_counter() - start)
+    return max(10, int(rate * seconds)), rate
+
+
+def play(game, size, binary, seconds, sims, hexarena_first, seed):
+    rng = np.random.RandomState(seed)
+    bot = mcts.MCTSBot(game, 1.4, sims, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    engine = Gtp(binary, seconds)
+    try:
+        engine.send(f"boardsize {size}")
+        state = game.new_initial_state()
+        hexarena_player = 0 if hexarena_first else 1
+        while not state.is_terminal():
+            colour = "b" if state.current_player() == 0 else "w"
+            if state.current_player() == hexarena_player:
+                move = engine.send(f"genmove {colour}")
+                action = action_of(move, size)
+            else:
+                action = bot.step(state)
+                engine.send(f"play {colour} {vertex(action, size)}")
+            state.apply_action(action)
+        winner = 0 if state.returns()[0] > 0 else 1
+        score = engine.send("final_score")
+        if score != ("B+" if winner == 0 else "W+"):
+            raise RuntimeError(f"winners disagree: OpenSpiel {winner}, hexarena {score}")
+        return winner == hexarena_player
+    finally:
+        engine.close()
+
+
+def wilson(wins, n, z=1.96):
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--binary", default="target/release/hexarena")
+    args = parser.parse_args()
+
+    game = pyspiel.load_game("hex", {"board_size": args.size})
+    sims, rate = calibrate(game, args.seconds)
+    print(f"OpenSpiel MCTS: {rate:.0f} simulations/s here -> {sims} per move ({args.seconds} s)", flush=True)
+    wins = 0
+    for i in range(args.games):
+        won = play(game, args.size, args.binary, args.seconds, sims, i % 2 == 0, seed=i)
+        wins += won
+        low, high = wilson(wins, i + 1)
+        first = "first" if i % 2 == 0 else "second"
+        print(
+            f"game {i + 1}: hexarena ({first}) {'won' if won else 'lost'}; "
+            f"{wins}/{i + 1} = {wins / (i + 1):.1%} [95%: {low:.1%}-{high:.1%}]",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
