@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::bits::{Bits, Wide};
+use super::bits::{Bits, Masks, Wide};
 use super::game::Game;
 use super::playout::{BridgePlayouts, Stones, UniformPlayouts, members};
 use super::rng::Rng;
@@ -62,39 +62,41 @@ fn timed(clock: &dyn Clock, min_time: Duration, mut batch: impl FnMut() -> u64) 
     Rate { count, elapsed: Duration::from_secs_f64((clock.now_ms() - start).max(0.0) / 1000.0) }
 }
 
-fn uniform<B: Bits>(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
-    let mut p = UniformPlayouts::<B>::new(size);
+/// Times `playout` (which returns whether Red won) from the empty board in
+/// batches of `batch`.
+fn playouts<B: Bits>(
+    clock: &dyn Clock,
+    size: u8,
+    min_time: Duration,
+    batch: u64,
+    mut playout: impl FnMut(&Stones<B>, &[u16], &mut Rng) -> bool,
+) -> Rate {
     let mut rng = Rng::new(1);
     let s = Stones::<B>::empty();
     let mut empties = Vec::new();
-    members(s.empty_cells(p.masks()), size as usize * size as usize, &mut empties);
+    members(s.empty_cells(&Masks::new(size)), size as usize * size as usize, &mut empties);
     let mut red = 0u64;
     let rate = timed(clock, min_time, || {
-        for _ in 0..1000 {
-            red += (p.run(&s, &empties, &mut rng) == super::Color::Red) as u64;
+        for _ in 0..batch {
+            red += playout(&s, &empties, &mut rng) as u64;
         }
-        1000
+        batch
     });
     std::hint::black_box(red);
     rate
 }
 
+fn uniform<B: Bits>(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
+    let mut p = UniformPlayouts::<B>::new(size);
+    playouts(clock, size, min_time, 1000, |s, e, rng| p.run(s, e, rng) == super::Color::Red)
+}
+
 fn bridge<B: Bits>(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
     let mut p = BridgePlayouts::<B>::new(size);
-    let mut rng = Rng::new(1);
-    let s = Stones::<B>::empty();
-    let mut empties = Vec::new();
-    members(s.empty_cells(p.masks()), size as usize * size as usize, &mut empties);
-    let mut red = 0u64;
-    let rate = timed(clock, min_time, || {
-        for _ in 0..100 {
-            let full = p.run(&s, &empties, &mut rng);
-            red += (p.winner(&full) == super::Color::Red) as u64;
-        }
-        100
-    });
-    std::hint::black_box(red);
-    rate
+    playouts(clock, size, min_time, 100, |s, e, rng| {
+        let full = p.run(s, e, rng);
+        p.winner(&full) == super::Color::Red
+    })
 }
 
 /// Uniform random fill-then-check playouts from the empty board.

@@ -25,6 +25,19 @@ impl<B: Bits> Stones<B> {
         Stones { red: B::zero(), blue: B::zero(), to_move: Color::Red }
     }
 
+    /// The stones and side to move of `position` (whose board must fit `B`).
+    pub fn from_position(position: &super::position::Position) -> Stones<B> {
+        let mut s = Stones::empty();
+        for i in position.stones(Color::Red).iter() {
+            s.red = s.red | B::single(i);
+        }
+        for i in position.stones(Color::Blue).iter() {
+            s.blue = s.blue | B::single(i);
+        }
+        s.to_move = position.to_move();
+        s
+    }
+
     /// The stones of `colour`.
     #[inline]
     pub fn of(&self, colour: Color) -> B {
@@ -272,17 +285,8 @@ mod tests {
     use crate::engine::bits::Wide;
 
     fn stones_from(text: &str, n: u8) -> Stones<u128> {
-        let record = crate::engine::Record::from_text(text, n).unwrap();
-        let game = record.to_game(false).unwrap();
-        let mut s = Stones::empty();
-        for i in game.position().stones(Color::Red).iter() {
-            s.red |= 1 << i;
-        }
-        for i in game.position().stones(Color::Blue).iter() {
-            s.blue |= 1 << i;
-        }
-        s.to_move = game.to_move();
-        s
+        let game = crate::engine::Record::from_text(text, n).unwrap().to_game(false).unwrap();
+        Stones::from_position(game.position())
     }
 
     #[test]

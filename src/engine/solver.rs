@@ -44,24 +44,12 @@ pub fn solve(position: &Position, budget: u64) -> Solution {
     let n = position.size();
     let cells = n as usize * n as usize;
     if cells <= 128 {
-        Solver::<u128>::new(n, budget).solve_root(&to_stones(position))
+        Solver::<u128>::new(n, budget).solve_root(&Stones::from_position(position))
     } else if cells <= 256 {
-        Solver::<Wide<4>>::new(n, budget).solve_root(&to_stones(position))
+        Solver::<Wide<4>>::new(n, budget).solve_root(&Stones::from_position(position))
     } else {
-        Solver::<Wide<6>>::new(n, budget).solve_root(&to_stones(position))
+        Solver::<Wide<6>>::new(n, budget).solve_root(&Stones::from_position(position))
     }
-}
-
-fn to_stones<B: Bits>(p: &Position) -> Stones<B> {
-    let mut s = Stones::empty();
-    for i in p.stones(Color::Red).iter() {
-        s.red = s.red | B::single(i);
-    }
-    for i in p.stones(Color::Blue).iter() {
-        s.blue = s.blue | B::single(i);
-    }
-    s.to_move = p.to_move();
-    s
 }
 
 /// Keys are already random: hash them as they are.

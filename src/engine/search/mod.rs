@@ -132,18 +132,6 @@ pub struct Searcher {
     inner: Inner,
 }
 
-fn stones<B: Bits>(p: &Position) -> Stones<B> {
-    let mut s = Stones::empty();
-    for i in p.stones(Color::Red).iter() {
-        s.red = s.red | B::single(i);
-    }
-    for i in p.stones(Color::Blue).iter() {
-        s.blue = s.blue | B::single(i);
-    }
-    s.to_move = p.to_move();
-    s
-}
-
 macro_rules! with_mcts {
     ($self:expr, $m:ident => $body:expr) => {
         match $self {
@@ -163,11 +151,11 @@ impl Searcher {
         let n = position.size();
         let cells = n as usize * n as usize;
         let inner = if cells <= 128 {
-            Inner::Small(Box::new(Mcts::new(n, stones(position), config)))
+            Inner::Small(Box::new(Mcts::new(n, Stones::from_position(position), config)))
         } else if cells <= 256 {
-            Inner::Medium(Box::new(Mcts::new(n, stones(position), config)))
+            Inner::Medium(Box::new(Mcts::new(n, Stones::from_position(position), config)))
         } else {
-            Inner::Large(Box::new(Mcts::new(n, stones(position), config)))
+            Inner::Large(Box::new(Mcts::new(n, Stones::from_position(position), config)))
         };
         Ok(Searcher { inner })
     }
