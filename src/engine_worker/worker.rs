@@ -7,11 +7,15 @@ use std::time::Duration;
 use gloo_worker::{HandlerId, Registrable, Worker, WorkerScope};
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use super::protocol::{EngineRequest, EngineUpdate};
+use super::protocol::{EngineRequest, EngineUpdate, GameSpec};
 use crate::engine::bench::{Clock, uniform_playouts_on};
 use crate::engine::search::level::{pick, wants_swap};
 use crate::engine::search::{Level, SearchConfig, Searcher};
-use crate::engine::{MAX_SIZE, MIN_SIZE, Move};
+use crate::engine::{Cell, MAX_SIZE, MIN_SIZE, Move};
+
+/// Memory bound of one search tree in the browser (a page runs up to two
+/// workers).
+const WORKER_TREE_BYTES: usize = 96 << 20;
 
 /// Target length of one slice of search.
 const SLICE_MS: f64 = 40.0;
@@ -40,6 +44,7 @@ enum Task {
 struct Job {
     id: u64,
     who: HandlerId,
+    spec: GameSpec,
     searcher: Searcher,
     task: Task,
     started_ms: f64,
@@ -48,6 +53,9 @@ struct Job {
 /// The worker's state: at most one job at a time.
 pub struct EngineWorker {
     job: Option<Job>,
+    /// The last search and its position, kept so that a request for a
+    /// position a few moves further on continues its tree.
+    previous: Option<(GameSpec, Searcher)>,
     /// Iterations per slice, adapted to take about [`SLICE_MS`].
     slice: u64,
 }
@@ -69,11 +77,13 @@ impl Worker for EngineWorker {
     type Output = EngineUpdate;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        EngineWorker { job: None, slice: 500 }
+        EngineWorker { job: None, previous: None, slice: 500 }
     }
 
     fn received(&mut self, scope: &WorkerScope<Self>, request: EngineRequest, who: HandlerId) {
-        self.job = None;
+        if let Some(job) = self.job.take() {
+            self.previous = Some((job.spec, job.searcher));
+        }
         let (id, game, task) = match request {
             EngineRequest::Stop => return,
             EngineRequest::Bench { job, size, millis } => {
@@ -90,7 +100,8 @@ impl Worker for EngineWorker {
                 (job, game, Task::Move { level, seed, budget: level.iterations() })
             }
         };
-        let game = match game.game() {
+        let spec = game;
+        let game = match spec.game() {
             Ok(g) => g,
             Err(e) => {
                 scope.respond(who, EngineUpdate::Failed { job: id, reason: e.to_string() });
@@ -105,9 +116,20 @@ impl Worker for EngineWorker {
             Task::Move { seed, .. } => seed,
             Task::Analyze { .. } => id,
         };
-        match Searcher::new(game.position(), SearchConfig { seed, ..SearchConfig::default() }) {
+        let reused = self.previous.take().and_then(|(old, mut searcher)| {
+            let extra = continuation(&old, &spec)?;
+            searcher.advance(&extra).then_some(searcher)
+        });
+        let searcher = match reused {
+            Some(s) => Ok(s),
+            None => Searcher::new(
+                game.position(),
+                SearchConfig { seed, memory_bytes: WORKER_TREE_BYTES, ..SearchConfig::default() },
+            ),
+        };
+        match searcher {
             Ok(searcher) => {
-                self.job = Some(Job { id, who, searcher, task, started_ms: js_sys::Date::now() });
+                self.job = Some(Job { id, who, spec, searcher, task, started_ms: js_sys::Date::now() });
                 schedule(scope, id);
             }
             Err(e) => scope.respond(who, EngineUpdate::Failed { job: id, reason: e.to_string() }),
@@ -159,9 +181,24 @@ impl Worker for EngineWorker {
             }
         }
         if done {
-            self.job = None;
+            self.previous = self.job.take().map(|j| (j.spec, j.searcher));
         } else {
             schedule(scope, id);
         }
     }
+}
+
+/// The stones played after `old` to reach `new`, when `new` continues `old`
+/// on the same board with stones only (a swap rebuilds the position).
+fn continuation(old: &GameSpec, new: &GameSpec) -> Option<Vec<Cell>> {
+    if old.size != new.size || old.swap != new.swap || !new.moves.starts_with(&old.moves) {
+        return None;
+    }
+    new.moves[old.moves.len()..]
+        .iter()
+        .map(|m| match m {
+            Move::Place(c) => Some(*c),
+            Move::Swap => None,
+        })
+        .collect()
 }

@@ -32,6 +32,7 @@ pub fn LandingPage() -> impl IntoView {
                     </p>
                     <div class="button-row">
                         <a class="button primary big" href="/play">"Play now"</a>
+                        <a class="button big" href="/analysis">"Analyse a game"</a>
                         <a class="button big" href="/docs">"How to play"</a>
                     </div>
                 </div>
@@ -54,6 +55,14 @@ pub fn LandingPage() -> impl IntoView {
                         "Play a friend on one screen, on any board from 3×3 to 19×19, with or without "
                         "the swap rule. The game runs entirely in your browser: it keeps working "
                         "offline and survives a reload."
+                    </p>
+                </article>
+                <article>
+                    <h2>"An engine in your browser"</h2>
+                    <p>
+                        "Play the engine at four levels, or let it review your games: its best moves, "
+                        "winning chances and lines, live, and a graph of the whole game with the mistakes "
+                        "marked. It runs in a background worker on your own machine."
                     </p>
                 </article>
                 <article>

@@ -166,6 +166,57 @@ impl<B: Bits> Mcts<B> {
         if edge.child == NONE { None } else { self.nodes[edge.child as usize].proven }
     }
 
+    /// Moves the root down the tree along `cells` (played in order from the
+    /// root), keeping the subtree below and dropping the rest. False, with
+    /// nothing changed, when a move is not in the tree or not legal.
+    pub fn reroot(&mut self, cells: &[u16]) -> bool {
+        let mut node = 0u32;
+        let mut stones = self.root_stones;
+        for &cell in cells {
+            let nd = self.nodes[node as usize];
+            let range = nd.first_edge..nd.first_edge + nd.edge_count as u32;
+            let Some(e) = range.into_iter().find(|&e| self.edges[e as usize].cell == cell) else { return false };
+            let child = self.edges[e as usize].child;
+            if child == NONE || !stones.empty_cells(&self.masks).has(cell as usize) {
+                return false;
+            }
+            stones.play(cell as usize);
+            node = child;
+        }
+        if node == 0 {
+            return true;
+        }
+        // Copy the subtree into fresh arenas, depth first.
+        let mut nodes = vec![self.nodes[node as usize]];
+        let mut edges = Vec::new();
+        let mut stack = vec![(node, 0usize)];
+        while let Some((old, new)) = stack.pop() {
+            let nd = self.nodes[old as usize];
+            if !nd.expanded || nd.edge_count == 0 {
+                continue;
+            }
+            nodes[new].first_edge = edges.len() as u32;
+            for e in nd.first_edge..nd.first_edge + nd.edge_count as u32 {
+                let mut edge = self.edges[e as usize];
+                if edge.child != NONE {
+                    let index = nodes.len();
+                    nodes.push(self.nodes[edge.child as usize]);
+                    stack.push((edge.child, index));
+                    edge.child = index as u32;
+                }
+                edges.push(edge);
+            }
+        }
+        self.nodes = nodes;
+        self.edges = edges;
+        self.root_stones = stones;
+        self.iterations = self.nodes[0].visits as u64;
+        if !self.nodes[0].expanded {
+            self.expand(0, &stones);
+        }
+        true
+    }
+
     /// One iteration: walk down, grow the tree by a node, play out, update.
     pub fn iterate(&mut self) {
         self.iterations += 1;

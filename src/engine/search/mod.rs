@@ -172,6 +172,23 @@ impl Searcher {
         })
     }
 
+    /// Follows `moves` (played from the searched position, in order) and
+    /// keeps what the search learnt about the position they lead to, so a
+    /// search of the next position does not start from nothing. False, with
+    /// nothing changed, when the tree does not reach that far.
+    pub fn advance(&mut self, moves: &[Cell]) -> bool {
+        let n = self.analysis_size();
+        let cells: Vec<u16> = moves.iter().map(|c| c.index(n) as u16).collect();
+        if moves.iter().any(|c| !c.is_on(n)) {
+            return false;
+        }
+        with_mcts!(&mut self.inner, m => m.reroot(&cells))
+    }
+
+    fn analysis_size(&self) -> u8 {
+        with_mcts!(&self.inner, m => m.masks.size)
+    }
+
     /// Iterations so far.
     pub fn iterations(&self) -> u64 {
         with_mcts!(&self.inner, m => m.iterations)

@@ -131,3 +131,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn advancing_keeps_the_subtree_and_matches_a_fresh_search_of_the_position() {
+    let g = Game::new(7, false).unwrap();
+    let mut s = Searcher::new(g.position(), SearchConfig::default()).unwrap();
+    s.run(4000);
+    let best = s.best_move().unwrap();
+    let reply = s.analysis(1).moves[0].pv.get(1).copied();
+    let Some(reply) = reply else { return };
+    let before = s.analysis(1).moves[0].visits;
+    assert!(s.advance(&[best, reply]));
+    // The new root keeps the visits it had as a grandchild.
+    assert!(s.iterations() > 0 && s.iterations() < before as u64 + 1);
+    s.run(500);
+    let mut moved = g.clone();
+    moved.play(Move::Place(best)).unwrap();
+    moved.play(Move::Place(reply)).unwrap();
+    let a = s.analysis(4);
+    assert_eq!(a.to_move, Color::Red);
+    for m in &a.moves {
+        assert!(moved.clone().play(Move::Place(m.cell)).is_ok(), "{} is not legal after the moves", m.cell);
+    }
+    // A move the tree never saw is refused and changes nothing.
+    let count = s.iterations();
+    assert!(!s.advance(&[best]));
+    assert_eq!(s.iterations(), count);
+}
