@@ -27,6 +27,9 @@ scripts/check-engine-purity.sh
 step "unit, property, doc and server integration tests"
 cargo test --features ssr 2>&1 | tee -a "$log"
 
+step "solver proofs (optimised build: too slow unoptimised)"
+cargo test --release --lib engine::solver 2>&1 | tee -a "$log"
+
 step "build the app (server + WASM client)"
 cargo leptos build
 
