@@ -47,3 +47,15 @@ test('an unknown address shows a 404 page', async ({ page }) => {
   expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
 });
+
+test('no page is wider than a phone screen', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  for (const path of ['/', '/play', '/play/local', '/play/engine', '/analysis', '/docs']) {
+    await page.goto(path);
+    await hydrated(page);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, path).toBeLessThanOrEqual(360);
+  }
+  await context.close();
+});
