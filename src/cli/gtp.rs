@@ -365,6 +365,30 @@ mod tests {
         assert!(out.contains("= a3\n\n= B+\n\n"), "{out}");
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        #[test]
+        fn arbitrary_command_lines_never_panic_or_break_the_game(
+            lines in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "[ -~]{0,40}",
+                    "(play|boardsize|undo|showboard|final_score|known_command) [bwBWx]? ?[a-u]?[0-9]{0,3}",
+                    "play [bw] (swap-pieces|swap-sides|resign|pass)",
+                ],
+                0..40,
+            )
+        ) {
+            let mut gtp = Gtp::new(GtpOptions { level: Level::Beginner, ..GtpOptions::default() });
+            for line in &lines {
+                let _ = gtp.handle_line(line);
+                // The game stays consistent: its record replays to itself.
+                let record = crate::engine::Record::from_game(&gtp.game);
+                let replayed = record.to_game(gtp.game.swap_allowed()).expect("a valid game");
+                proptest::prop_assert_eq!(&replayed, &gtp.game);
+            }
+        }
+    }
+
     #[test]
     fn genmove_swaps_a_central_opening() {
         let out = session("boardsize 9\nplay b e5\ngenmove w\nshowboard\nquit\n");
