@@ -9,6 +9,7 @@
 pub mod bench;
 pub mod bits;
 pub mod bitset;
+pub mod bridges;
 pub mod cell;
 pub mod color;
 pub mod error;

@@ -2,15 +2,16 @@
 //! table. It proves who wins a position with perfect play, within a node
 //! budget.
 //!
-//! Pruning: a side that can win at once does; a side facing one winning
-//! cell of the opponent must take it, and facing two has lost. That
-//! "must-play" rule cuts most of the tree near the end of a game, which is
-//! where the solver is used on big boards.
+//! Pruning: a side that can win at once, or whose stones already join its
+//! edges through bridges and edge templates with no shared cell, has won;
+//! a side facing one winning cell of the opponent must take it, facing two
+//! has lost, and facing such a bridge connection must play inside it.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::bits::{Bits, Masks, Wide};
+use super::bridges::BridgeTable;
 use super::cell::Cell;
 use super::color::Color;
 use super::playout::Stones;
@@ -79,6 +80,7 @@ struct Solver<B: Bits> {
     keys: Vec<[u64; 2]>,
     /// Cells ordered from the centre out: good moves come first.
     order: Vec<u16>,
+    bridges: BridgeTable,
     table: Table,
     nodes: u64,
     budget: u64,
@@ -99,7 +101,16 @@ impl<B: Bits> Solver<B> {
             (dq.abs().max(dr.abs()).max((dq + dr).abs()), (dq + dr).abs())
         };
         order.sort_by(|&a, &b| distance(a).partial_cmp(&distance(b)).unwrap_or(std::cmp::Ordering::Equal));
-        Solver { masks: Masks::new(n), cells, keys, order, table: Table::default(), nodes: 0, budget }
+        Solver {
+            masks: Masks::new(n),
+            cells,
+            keys,
+            order,
+            bridges: BridgeTable::new(n),
+            table: Table::default(),
+            nodes: 0,
+            budget,
+        }
     }
 
     fn hash(&self, s: &Stones<B>) -> u64 {
@@ -121,9 +132,19 @@ impl<B: Bits> Solver<B> {
         if !s.winning_cells(&self.masks, mover).is_zero() {
             return Err(true);
         }
+        // Bridges and edge templates that already join the mover's edges
+        // win: every intrusion can be answered.
+        if self.bridges.connection(s, mover).is_some() {
+            return Err(true);
+        }
         let threats = s.winning_cells(&self.masks, mover.opponent());
         let allowed = match threats.count() {
-            0 => s.empty_cells(&self.masks),
+            // The opponent's bridge connection must be broken inside its
+            // carriers; anywhere else it stays a win.
+            0 => match self.bridges.connection(s, mover.opponent()) {
+                Some(carriers) => s.empty_cells(&self.masks) & carriers,
+                None => s.empty_cells(&self.masks),
+            },
             1 => threats,
             _ => return Err(false),
         };
@@ -168,7 +189,11 @@ impl<B: Bits> Solver<B> {
         let key = self.hash(root);
         match self.moves(root) {
             Err(true) => {
-                let wins = root.winning_cells(&self.masks, root.to_move);
+                // A win at once, or a bridge connection that any move keeps.
+                let mut wins = root.winning_cells(&self.masks, root.to_move);
+                if wins.is_zero() {
+                    wins = root.empty_cells(&self.masks);
+                }
                 let n = self.masks.size;
                 let cells = (0..self.cells).filter(|&i| wins.has(i)).map(|i| Cell::from_index(i, n)).collect();
                 return Solution { verdict: Verdict::Win(cells), nodes: 1 };
