@@ -149,12 +149,7 @@ impl BridgeTable {
         None
     }
 
-    fn carriers_if_disjoint<B: Bits>(
-        &self,
-        came: &[Step],
-        last: u16,
-        final_gap: Gap,
-    ) -> Option<B> {
+    fn carriers_if_disjoint<B: Bits>(&self, came: &[Step], last: u16, final_gap: Gap) -> Option<B> {
         let mut union = B::zero();
         let add = |gap: Gap, union: &mut B| -> bool {
             if let Some((a, b)) = gap {
