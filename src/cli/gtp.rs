@@ -230,7 +230,12 @@ impl Gtp {
 
     /// `hexarena-analyze [iterations]`: top moves in HexGui's orientation.
     fn analyze(&self, args: &[&str]) -> Reply {
-        let iterations = args.first().and_then(|a| a.parse::<u64>().ok()).unwrap_or(10_000);
+        const MAX: u64 = 10_000_000;
+        let iterations = match args.first().map(|a| a.parse::<u64>()) {
+            None => 10_000,
+            Some(Ok(n)) if (1..=MAX).contains(&n) => n,
+            Some(_) => return Reply::Err(format!("hexarena-analyze takes an iteration count from 1 to {MAX}")),
+        };
         let Ok(mut s) = Searcher::new(self.game.position(), SearchConfig::default()) else {
             return Reply::Err("the game is over".into());
         };
@@ -347,7 +352,9 @@ mod tests {
 
     #[test]
     fn bad_input_is_refused_and_changes_nothing() {
-        let out = session("boardsize 42\nboardsize x\nplay b z9\nplay w a1\nplay b a1\nplay w a1\nundo\nundo\nquit\n");
+        let out = session(
+            "boardsize 42\nboardsize x\nplay b z9\nplay w a1\nplay b a1\nplay w a1\nundo\nundo\nhexarena-analyze 0\nquit\n",
+        );
         let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
         assert!(answers[0].starts_with("? unacceptable size"));
         assert!(answers[1].starts_with("? boardsize needs"));
@@ -357,6 +364,7 @@ mod tests {
         assert!(answers[5].starts_with("? illegal move: "), "{}", answers[5]);
         assert_eq!(answers[6], "=");
         assert!(answers[7].starts_with("? cannot undo"));
+        assert!(answers[8].starts_with("? hexarena-analyze takes"), "{}", answers[8]);
     }
 
     #[test]
