@@ -55,6 +55,14 @@ test('a won endgame is proved', async ({ page }) => {
   await expect(page.getByTestId('engine-moves').locator('[data-cell]').first()).toHaveAttribute('data-cell', 'c3');
 });
 
+test('a bridge chain across the board is proved by the solver', async ({ page }) => {
+  // Red a4–b4–d3–f2 holds with bridges and the right edge template: Blue,
+  // to move, has lost — far too deep for the tree search alone.
+  await page.goto('/analysis?record=7x7%20b4%20a1%20d3%20a7%20f2%20g7%20a4');
+  await hydrated(page);
+  await expect(page.getByTestId('engine-proof')).toHaveText(/^Red wins/, { timeout: 10_000 });
+});
+
 test('a finished game offers a review on the analysis board', async ({ page }) => {
   await page.goto('/play/local?size=3&swap=off&new=1');
   await hydrated(page);

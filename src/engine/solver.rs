@@ -53,6 +53,58 @@ pub fn solve(position: &Position, budget: u64) -> Solution {
     }
 }
 
+/// A proof search that can be resumed: each [`Prover::run`] continues
+/// where the last stopped (its table is kept), so it can share a thread
+/// with other work in small slices.
+pub struct Prover {
+    inner: ProverInner,
+    verdict: Verdict,
+}
+
+enum ProverInner {
+    Small(Box<Solver<u128>>, Stones<u128>),
+    Medium(Box<Solver<Wide<4>>>, Stones<Wide<4>>),
+    Large(Box<Solver<Wide<6>>>, Stones<Wide<6>>),
+}
+
+impl Prover {
+    /// A proof search of `position` for the side to move.
+    pub fn new(position: &Position) -> Prover {
+        let n = position.size();
+        let cells = n as usize * n as usize;
+        let inner = if cells <= 128 {
+            ProverInner::Small(Box::new(Solver::new(n, 0)), Stones::from_position(position))
+        } else if cells <= 256 {
+            ProverInner::Medium(Box::new(Solver::new(n, 0)), Stones::from_position(position))
+        } else {
+            ProverInner::Large(Box::new(Solver::new(n, 0)), Stones::from_position(position))
+        };
+        Prover { inner, verdict: Verdict::Unknown }
+    }
+
+    /// Searches about `nodes` more positions, unless already decided, and
+    /// returns the verdict so far.
+    pub fn run(&mut self, nodes: u64) -> &Verdict {
+        if self.verdict == Verdict::Unknown {
+            self.verdict = match &mut self.inner {
+                ProverInner::Small(s, root) => s.resume(root, nodes),
+                ProverInner::Medium(s, root) => s.resume(root, nodes),
+                ProverInner::Large(s, root) => s.resume(root, nodes),
+            };
+        }
+        &self.verdict
+    }
+
+    /// Positions searched so far.
+    pub fn nodes(&self) -> u64 {
+        match &self.inner {
+            ProverInner::Small(s, _) => s.nodes,
+            ProverInner::Medium(s, _) => s.nodes,
+            ProverInner::Large(s, _) => s.nodes,
+        }
+    }
+}
+
 /// Keys are already random: hash them as they are.
 #[derive(Default)]
 struct IdentityHasher(u64);
@@ -185,7 +237,7 @@ impl<B: Bits> Solver<B> {
         key ^ self.keys[cell as usize][colour] ^ 0x9e37_79b9_7f4a_7c15
     }
 
-    fn solve_root(mut self, root: &Stones<B>) -> Solution {
+    fn solve_root(&mut self, root: &Stones<B>) -> Solution {
         let key = self.hash(root);
         match self.moves(root) {
             Err(true) => {
@@ -210,6 +262,12 @@ impl<B: Bits> Solver<B> {
             Verdict::Unknown
         };
         Solution { verdict, nodes: self.nodes }
+    }
+
+    /// Continues the search of `root` for `more` positions.
+    fn resume(&mut self, root: &Stones<B>, more: u64) -> Verdict {
+        self.budget = self.nodes.saturating_add(more);
+        self.solve_root(root).verdict
     }
 
     /// The root moves proved to win.
@@ -366,6 +424,27 @@ mod tests {
         assert!(matches!(got.verdict, Verdict::Win(ref m) if !m.is_empty()), "{got:?}");
         // After Red's c3, Blue has no defence.
         assert_eq!(solve(&after(5, Cell::new(2, 2)), 5_000_000).verdict, Verdict::Loss);
+    }
+
+    #[test]
+    fn a_chain_of_bridges_across_the_board_is_proved_quickly() {
+        // Red a4–b4–d3–f2 with bridges and the right edge template; Blue to move
+        // has lost, however it intrudes.
+        let g = crate::engine::Record::from_text("7x7 b4 a1 d3 a7 f2 g7 a4", 7).unwrap().to_game(false).unwrap();
+        let got = solve(g.position(), 30_000);
+        assert_eq!(got.verdict, Verdict::Loss, "after {} nodes", got.nodes);
+    }
+
+    #[test]
+    fn a_resumed_proof_reaches_the_same_verdict() {
+        let g = crate::engine::Record::from_text("7x7 b4 a1 d3 a7 f2 g7 a4", 7).unwrap().to_game(false).unwrap();
+        let mut p = Prover::new(g.position());
+        let mut slices = 0;
+        while *p.run(500) == Verdict::Unknown {
+            slices += 1;
+            assert!(slices < 200, "not proved after {} nodes", p.nodes());
+        }
+        assert_eq!(*p.run(500), Verdict::Loss);
     }
 
     #[test]

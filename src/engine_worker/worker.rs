@@ -11,11 +11,19 @@ use super::protocol::{EngineRequest, EngineUpdate, GameSpec};
 use crate::engine::bench::{Clock, uniform_playouts_on};
 use crate::engine::search::level::{pick, wants_swap};
 use crate::engine::search::{Level, SearchConfig, Searcher};
-use crate::engine::{Cell, MAX_SIZE, MIN_SIZE, Move};
+use crate::engine::solver::{Prover, Verdict};
+use crate::engine::{Cell, Color, MAX_SIZE, MIN_SIZE, Move};
 
 /// Memory bound of one search tree in the browser (a page runs up to two
 /// workers).
 const WORKER_TREE_BYTES: usize = 96 << 20;
+
+/// Endgames with at most this many empty cells are also given to the
+/// solver, a little of each slice.
+const SOLVER_EMPTIES: usize = 60;
+/// Solver positions per slice, and in all before it gives up.
+const SOLVER_SLICE: u64 = 400;
+const SOLVER_LIMIT: u64 = 400_000;
 
 /// Target length of one slice of search.
 const SLICE_MS: f64 = 40.0;
@@ -46,6 +54,11 @@ struct Job {
     who: HandlerId,
     spec: GameSpec,
     searcher: Searcher,
+    /// The winner, if the solver proved the analysed position.
+    solved: Option<Color>,
+    /// The solver while it is still working on the position.
+    prover: Option<Prover>,
+    to_move: Color,
     task: Task,
     started_ms: f64,
 }
@@ -127,9 +140,26 @@ impl Worker for EngineWorker {
                 SearchConfig { seed, memory_bytes: WORKER_TREE_BYTES, ..SearchConfig::default() },
             ),
         };
+        let prover = match task {
+            Task::Analyze { .. } if game.position().empty_cells().count() <= SOLVER_EMPTIES => {
+                Some(Prover::new(game.position()))
+            }
+            _ => None,
+        };
+        let to_move = game.to_move();
         match searcher {
             Ok(searcher) => {
-                self.job = Some(Job { id, who, spec, searcher, task, started_ms: js_sys::Date::now() });
+                self.job = Some(Job {
+                    id,
+                    who,
+                    spec,
+                    searcher,
+                    solved: None,
+                    prover,
+                    to_move,
+                    task,
+                    started_ms: js_sys::Date::now(),
+                });
                 schedule(scope, id);
             }
             Err(e) => scope.respond(who, EngineUpdate::Failed { job: id, reason: e.to_string() }),
@@ -149,6 +179,17 @@ impl Worker for EngineWorker {
         let scale = (SLICE_MS / took).clamp(0.5, 2.0);
         self.slice = ((self.slice as f64 * scale) as u64).clamp(64, 200_000);
 
+        if let Some(prover) = job.prover.as_mut() {
+            let verdict = prover.run(SOLVER_SLICE).clone();
+            match verdict {
+                Verdict::Win(_) => job.solved = Some(job.to_move),
+                Verdict::Loss => job.solved = Some(job.to_move.opponent()),
+                Verdict::Unknown => {}
+            }
+            if job.solved.is_some() || prover.nodes() >= SOLVER_LIMIT {
+                job.prover = None;
+            }
+        }
         let playouts = job.searcher.iterations();
         let proven = job.searcher.proven().is_some();
         let exhausted = match job.task {
@@ -159,9 +200,14 @@ impl Worker for EngineWorker {
         match job.task {
             Task::Analyze { .. } => {
                 let elapsed_s = ((js_sys::Date::now() - job.started_ms) / 1000.0).max(1e-3);
+                let mut analysis = job.searcher.analysis(4);
+                if let Some(winner) = job.solved {
+                    analysis.solved = Some(winner);
+                    analysis.win_rate = if winner == analysis.to_move { 1.0 } else { 0.0 };
+                }
                 let update = EngineUpdate::Analysis {
                     job: job.id,
-                    analysis: job.searcher.analysis(4),
+                    analysis,
                     playouts_per_second: playouts as f64 / elapsed_s,
                     done,
                 };

@@ -108,6 +108,10 @@ pub struct Analysis {
     pub win_rate: f32,
     /// Set when the position itself is proved.
     pub proven: Option<Proof>,
+    /// The winner when the solver (rather than the tree search) proved the
+    /// position, without a distance.
+    #[serde(default)]
+    pub solved: Option<Color>,
 }
 
 enum Inner {
@@ -264,7 +268,7 @@ fn snapshot<B: Bits>(m: &Mcts<B>, top: usize) -> Analysis {
         Some(_) => 0.0,
         None => moves.first().map_or(0.5, |best| best.win_rate),
     };
-    Analysis { size: n, to_move: mover, playouts: m.iterations, moves, win_rate, proven }
+    Analysis { size: n, to_move: mover, playouts: m.iterations, moves, win_rate, proven, solved: None }
 }
 
 /// The line that starts with edge `first` and follows the most visited

@@ -344,9 +344,14 @@ fn EnginePanel(latest: RwSignal<Option<(Analysis, f64)>>, shown: Memo<Game>) -> 
                 " per second"
             </p>
             {move || {
-                latest.get().and_then(|(a, _)| a.proven).map(|p| {
-                    view! { <p class="proof" data-testid="engine-proof">{format!("{} (proved)", p)}</p> }
-                })
+                latest
+                    .get()
+                    .and_then(|(a, _)| match (a.proven, a.solved) {
+                        (Some(p), _) => Some(format!("{p} (proved)")),
+                        (None, Some(w)) => Some(format!("{w} wins (proved by the solver)")),
+                        (None, None) => None,
+                    })
+                    .map(|text| view! { <p class="proof" data-testid="engine-proof">{text}</p> })
             }}
             <ol class="engine-moves" data-testid="engine-moves">
                 {move || {
