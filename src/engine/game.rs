@@ -39,6 +39,13 @@ impl fmt::Display for Move {
     }
 }
 
+impl Default for Game {
+    /// An empty 11×11 board with the swap rule.
+    fn default() -> Self {
+        Game { swap_allowed: true, moves: Vec::new(), position: Position::default() }
+    }
+}
+
 /// A game of Hex with its history, so it can be undone, recorded and
 /// replayed.
 ///
@@ -69,6 +76,30 @@ impl Game {
     /// A new game on a `size`×`size` board, with or without the swap rule.
     pub fn new(size: u8, swap_allowed: bool) -> Result<Game, SizeError> {
         Ok(Game { swap_allowed, moves: Vec::new(), position: Position::new(size)? })
+    }
+
+    /// The game that plays `moves` in order on a new board, stopping at the
+    /// first move that is not legal (callers that need to know use
+    /// [`super::Record::to_game`]).
+    pub fn with_moves(size: u8, swap_allowed: bool, moves: &[Move]) -> Result<Game, SizeError> {
+        let mut game = Game::new(size, swap_allowed)?;
+        for &m in moves {
+            if game.play(m).is_err() {
+                break;
+            }
+        }
+        Ok(game)
+    }
+
+    /// The same game after only its first `count` moves.
+    pub fn prefix(&self, count: usize) -> Game {
+        let mut game =
+            Game { swap_allowed: self.swap_allowed, moves: Vec::new(), position: Position::empty_like(&self.position) };
+        for &m in self.moves.iter().take(count) {
+            // These moves were legal in this order when first played.
+            let _ = game.play(m);
+        }
+        game
     }
 
     /// Board side.
@@ -142,14 +173,8 @@ impl Game {
 
     /// Takes back the last move, if any, and returns it.
     pub fn undo(&mut self) -> Option<Move> {
-        let last = self.moves.pop()?;
-        let moves = std::mem::take(&mut self.moves);
-        let mut replay = Game::new(self.size(), self.swap_allowed).ok()?;
-        for m in moves {
-            // These moves were legal when first played, so they still are.
-            replay.play(m).ok()?;
-        }
-        *self = replay;
+        let last = *self.moves.last()?;
+        *self = self.prefix(self.moves.len() - 1);
         Some(last)
     }
 

@@ -31,17 +31,29 @@ pub struct Position {
     links: UnionFind,
 }
 
-impl Position {
-    /// The empty board of side `size`, Red to move.
-    pub fn new(size: u8) -> Result<Position, SizeError> {
-        Ok(Position {
-            size: check_size(size)?,
+impl Default for Position {
+    /// The empty 11×11 board, Red to move.
+    fn default() -> Self {
+        Position {
+            size: 11,
             red: Bitset::EMPTY,
             blue: Bitset::EMPTY,
             to_move: Color::Red,
             winner: None,
             links: UnionFind::new(),
-        })
+        }
+    }
+}
+
+impl Position {
+    /// The empty board of side `size`, Red to move.
+    pub fn new(size: u8) -> Result<Position, SizeError> {
+        Ok(Position { size: check_size(size)?, ..Position::default() })
+    }
+
+    /// The empty board of `other`'s size, Red to move.
+    pub(crate) fn empty_like(other: &Position) -> Position {
+        Position { size: other.size, ..Position::default() }
     }
 
     /// Board side.

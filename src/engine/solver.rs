@@ -296,16 +296,21 @@ impl<B: Bits> Solver<B> {
             Ok(m) => m,
         };
         self.nodes += 1;
-        // Children start from distance estimates rather than (1, 1): the
-        // side closer to joining its edges is cheaper to prove a win for.
+        // Children new to the table start from distance estimates rather
+        // than (1, 1): the side closer to joining its edges is cheaper to
+        // prove a win for. Known children keep their table entries.
         let children: Vec<(u16, u64, (u32, u32))> = moves
             .iter()
             .map(|&c| {
+                let child_key = self.child_key(key, s, c);
+                if self.table.contains_key(&child_key) {
+                    return (c, child_key, (1, 1));
+                }
                 let mut child = *s;
                 child.play(c as usize);
                 let them = self.distance(&child, child.to_move).max(1);
                 let us = self.distance(&child, s.to_move).max(1);
-                (c, self.child_key(key, s, c), (them, us))
+                (c, child_key, (them, us))
             })
             .collect();
         loop {

@@ -43,20 +43,7 @@ fn encode_query_value(text: &str) -> String {
 }
 
 fn replay(size: u8, swap: bool, moves: &[Move]) -> Game {
-    let mut g = Game::new(size, swap).unwrap_or_else(|_| empty_default());
-    for &m in moves {
-        if g.play(m).is_err() {
-            break;
-        }
-    }
-    g
-}
-
-fn empty_default() -> Game {
-    match Game::new(11, true) {
-        Ok(g) => g,
-        Err(_) => unreachable!("11×11 is a valid board"),
-    }
+    Game::with_moves(size, swap, moves).unwrap_or_default()
 }
 
 /// The analysis board page.
@@ -64,10 +51,10 @@ fn empty_default() -> Game {
 pub fn AnalysisPage() -> impl IntoView {
     let query = use_query_map();
     let (initial, problem) = query.with_untracked(|q| match q.get_str("record") {
-        None => (empty_default(), None),
+        None => (Game::default(), None),
         Some(text) => match Record::parse(text, 11).and_then(|(r, _)| r.to_game(true)) {
             Ok(g) => (g, None),
-            Err(e) => (empty_default(), Some(format!("The record in the address cannot be loaded {e}."))),
+            Err(e) => (Game::default(), Some(format!("The record in the address cannot be loaded {e}."))),
         },
     });
     let from_address = query.with_untracked(|q| q.get_str("record").is_some());

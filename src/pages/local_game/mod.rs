@@ -46,7 +46,7 @@ fn GamePage(vs_engine: bool) -> impl IntoView {
         problems.extend(more);
     }
     let home_path = if vs_engine { "/play/engine" } else { "/play/local" };
-    let new_game = move |s: GameSettings| Game::new(s.size, s.swap).unwrap_or_else(|_| fresh_default());
+    let new_game = move |s: GameSettings| Game::new(s.size, s.swap).unwrap_or_else(|_| Game::default());
     let game = RwSignal::new(new_game(settings));
     // `Some(k)`: the board shows the position after k moves, read-only.
     let viewing = RwSignal::new(None::<usize>);
@@ -186,7 +186,7 @@ fn GamePage(vs_engine: bool) -> impl IntoView {
 
     let board = Memo::new(move |_| match viewing.get() {
         None => game.with(|g| BoardView::of(g, !engine_to_move())),
-        Some(k) => game.with(|g| BoardView::of(&prefix(g, k), false)),
+        Some(k) => game.with(|g| BoardView::of(&g.prefix(k), false)),
     });
     let status = move || {
         let shown = viewing.get();
@@ -289,24 +289,6 @@ fn js_seed(job: u64) -> u64 {
     #[cfg(not(feature = "hydrate"))]
     let entropy = 0u64;
     entropy.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ job
-}
-
-/// A game of the default size, for the (impossible) case of bad settings.
-fn fresh_default() -> Game {
-    match Game::new(settings::DEFAULT_SIZE, true) {
-        Ok(g) => g,
-        Err(_) => unreachable!("the default size is valid"),
-    }
-}
-
-/// The game after its first `k` moves.
-fn prefix(game: &Game, k: usize) -> Game {
-    let mut replay = Game::new(game.size(), game.swap_allowed()).unwrap_or_else(|_| fresh_default());
-    for &m in game.moves().iter().take(k) {
-        // Every move of `game` was legal in this order.
-        let _ = replay.play(m);
-    }
-    replay
 }
 
 /// One player's line: colour, the edges it joins, and a turn marker.
