@@ -14,6 +14,12 @@ trap 'rm -f "$log"' EXIT
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 started=$SECONDS
 
+# The database tests use the local PostgreSQL server; start it if this
+# machine has one that is stopped (they skip loudly when there is none).
+if command -v pg_ctlcluster >/dev/null && ! (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; then
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start 2>/dev/null || true
+fi
+
 step "formatting"
 cargo fmt --check
 

@@ -21,6 +21,16 @@ async fn main() -> std::process::ExitCode {
     if options.output_name.is_empty() {
         options.output_name = "hexarena".into();
     }
+    let database_url = std::env::var("DATABASE_URL").ok().filter(|u| !u.trim().is_empty());
+    let migrate = !matches!(std::env::var("HEXARENA_SKIP_MIGRATIONS").as_deref(), Ok("1" | "true" | "yes"));
+    // Held for the life of the server; the hub and the archive will use it.
+    let _database = match hexarena::server::database::open(database_url.as_deref(), migrate).await {
+        Ok(pool) => pool,
+        Err(e) => {
+            eprintln!("hexarena: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let addr = options.site_addr;
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,

@@ -262,6 +262,16 @@ pub fn DocsPage() -> impl IntoView {
                             <td>"Folder with the built site (the WebAssembly client, styles, icons)."</td>
                             <td><code>"target/site"</code></td>
                         </tr>
+                        <tr>
+                            <td><code>"DATABASE_URL"</code></td>
+                            <td>"Where games and players are kept: " <code>"sqlite://…"</code> " or " <code>"postgres://…"</code> ". Created if missing and migrated at start-up."</td>
+                            <td>"a SQLite file " <code>"hexarena.db"</code> " in the working directory"</td>
+                        </tr>
+                        <tr>
+                            <td><code>"HEXARENA_SKIP_MIGRATIONS"</code></td>
+                            <td>"Set to " <code>"1"</code> " when the schema is managed outside hexarena."</td>
+                            <td>"unset"</td>
+                        </tr>
                     </tbody>
                 </table>
             </section>

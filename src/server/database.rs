@@ -1,0 +1,52 @@
+//! The database: a SQLite file by default, PostgreSQL when `DATABASE_URL`
+//! says so; created if missing and migrated at start-up.
+
+use std::fmt;
+
+use sqlx::AnyPool;
+use sqlx::any::AnyPoolOptions;
+
+/// The embedded default: a SQLite file in the working directory.
+pub const DEFAULT_URL: &str = "sqlite://hexarena.db?mode=rwc";
+
+/// Why the database could not be used.
+#[derive(Debug)]
+pub enum DatabaseError {
+    /// The URL names a database kind hexarena does not speak.
+    Unsupported(String),
+    /// Connecting failed.
+    Connect(sqlx::Error),
+    /// Applying the migrations failed.
+    Migrate(sqlx::migrate::MigrateError),
+}
+
+impl fmt::Display for DatabaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DatabaseError::Unsupported(url) => {
+                write!(f, "DATABASE_URL '{url}' is not supported: use sqlite://… or postgres://…")
+            }
+            DatabaseError::Connect(e) => write!(f, "cannot connect to the database: {e}"),
+            DatabaseError::Migrate(e) => write!(f, "cannot apply the database migrations: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for DatabaseError {}
+
+/// Opens the database at `url` (the SQLite default when `None`) and,
+/// unless `migrate` is false, applies the migrations under `migrations/`.
+pub async fn open(url: Option<&str>, migrate: bool) -> Result<AnyPool, DatabaseError> {
+    sqlx::any::install_default_drivers();
+    let url = url.unwrap_or(DEFAULT_URL);
+    if !["sqlite:", "postgres:", "postgresql:"].iter().any(|p| url.starts_with(p)) {
+        // Never echo credentials: keep only the scheme.
+        let scheme = url.split(':').next().unwrap_or_default();
+        return Err(DatabaseError::Unsupported(format!("{scheme}:…")));
+    }
+    let pool = AnyPoolOptions::new().max_connections(8).connect(url).await.map_err(DatabaseError::Connect)?;
+    if migrate {
+        sqlx::migrate!("./migrations").run(&pool).await.map_err(DatabaseError::Migrate)?;
+    }
+    Ok(pool)
+}
