@@ -42,7 +42,7 @@ impl fmt::Display for Move {
 impl Default for Game {
     /// An empty 11×11 board with the swap rule.
     fn default() -> Self {
-        Game { swap_allowed: true, moves: Vec::new(), position: Position::default() }
+        Game { swap_allowed: true, first: Color::Red, moves: Vec::new(), position: Position::default() }
     }
 }
 
@@ -60,13 +60,19 @@ impl Default for Game {
 #[derive(Clone, Debug)]
 pub struct Game {
     swap_allowed: bool,
+    /// Who moves first: Red, except in the even games of an online series,
+    /// where the first move alternates while each seat keeps its colour.
+    first: Color,
     moves: Vec<Move>,
     position: Position,
 }
 
 impl PartialEq for Game {
     fn eq(&self, other: &Game) -> bool {
-        self.size() == other.size() && self.swap_allowed == other.swap_allowed && self.moves == other.moves
+        self.size() == other.size()
+            && self.swap_allowed == other.swap_allowed
+            && self.first == other.first
+            && self.moves == other.moves
     }
 }
 
@@ -75,14 +81,28 @@ impl Eq for Game {}
 impl Game {
     /// A new game on a `size`×`size` board, with or without the swap rule.
     pub fn new(size: u8, swap_allowed: bool) -> Result<Game, SizeError> {
-        Ok(Game { swap_allowed, moves: Vec::new(), position: Position::new(size)? })
+        Game::starting_with(size, swap_allowed, Color::Red)
+    }
+
+    /// A new game in which `first` makes the first move. Each colour still
+    /// connects its own edges; with swap, the second player may take over
+    /// the first stone (mirrored, as in [`Move::Swap`]).
+    pub fn starting_with(size: u8, swap_allowed: bool, first: Color) -> Result<Game, SizeError> {
+        let mut position = Position::new(size)?;
+        position.set_to_move(first);
+        Ok(Game { swap_allowed, first, moves: Vec::new(), position })
     }
 
     /// The game that plays `moves` in order on a new board, stopping at the
     /// first move that is not legal (callers that need to know use
     /// [`super::Record::to_game`]).
     pub fn with_moves(size: u8, swap_allowed: bool, moves: &[Move]) -> Result<Game, SizeError> {
-        let mut game = Game::new(size, swap_allowed)?;
+        Game::starting_with_moves(size, swap_allowed, Color::Red, moves)
+    }
+
+    /// Like [`Game::with_moves`] for a game that `first` starts.
+    pub fn starting_with_moves(size: u8, swap_allowed: bool, first: Color, moves: &[Move]) -> Result<Game, SizeError> {
+        let mut game = Game::starting_with(size, swap_allowed, first)?;
         for &m in moves {
             if game.play(m).is_err() {
                 break;
@@ -93,8 +113,9 @@ impl Game {
 
     /// The same game after only its first `count` moves.
     pub fn prefix(&self, count: usize) -> Game {
-        let mut game =
-            Game { swap_allowed: self.swap_allowed, moves: Vec::new(), position: Position::empty_like(&self.position) };
+        let mut position = Position::empty_like(&self.position);
+        position.set_to_move(self.first);
+        let mut game = Game { swap_allowed: self.swap_allowed, first: self.first, moves: Vec::new(), position };
         for &m in self.moves.iter().take(count) {
             // These moves were legal in this order when first played.
             let _ = game.play(m);
@@ -107,7 +128,12 @@ impl Game {
         self.position.size()
     }
 
-    /// Whether Blue may swap as the second move.
+    /// The colour that made (or makes) the first move.
+    pub fn first(&self) -> Color {
+        self.first
+    }
+
+    /// Whether the second player may swap as the second move.
     pub fn swap_allowed(&self) -> bool {
         self.swap_allowed
     }
@@ -162,8 +188,8 @@ impl Game {
             Move::Swap => {
                 let first = self.check_swap()?;
                 let mut position = Position::new(self.size()).map_err(|_| MoveError::GameOver)?;
-                position.put(first.transpose(), Color::Blue);
-                position.set_to_move(Color::Red);
+                position.put(first.transpose(), self.first.opponent());
+                position.set_to_move(self.first);
                 self.position = position;
             }
         }
@@ -190,9 +216,14 @@ impl Game {
         }
     }
 
-    /// The player who made move number `index` (from 0).
+    /// The player who made move number `index` (from 0) in a game Red starts.
     pub fn mover_of(index: usize) -> Color {
         if index.is_multiple_of(2) { Color::Red } else { Color::Blue }
+    }
+
+    /// The player who made (or makes) move number `index` (from 0) in this game.
+    pub fn mover(&self, index: usize) -> Color {
+        if index.is_multiple_of(2) { self.first } else { self.first.opponent() }
     }
 }
 
@@ -216,6 +247,22 @@ mod tests {
         assert_eq!(g.last_stone(), Some(Cell::new(3, 1)));
         // b4's mirror d2 is now Blue's; Red may play b4 again.
         g.play(cell("b4")).unwrap();
+    }
+
+    #[test]
+    fn a_game_blue_starts_alternates_from_blue_and_swaps_to_red() {
+        let mut g = Game::starting_with(5, true, Color::Blue).unwrap();
+        assert_eq!(g.to_move(), Color::Blue);
+        g.play(cell("b4")).unwrap();
+        assert_eq!(g.position().stone(Cell::new(1, 3)), Some(Color::Blue));
+        assert_eq!(g.mover(1), Color::Red);
+        g.play(Move::Swap).unwrap();
+        assert_eq!(g.position().stone(Cell::new(3, 1)), Some(Color::Red));
+        assert_eq!(g.to_move(), Color::Blue);
+        let replayed = g.prefix(2);
+        assert_eq!(replayed, g);
+        assert_eq!(replayed.to_move(), Color::Blue);
+        assert_eq!(g.prefix(0).to_move(), Color::Blue);
     }
 
     #[test]
