@@ -38,6 +38,15 @@ if [ ! -x "$root/end2end/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/end2end/
   (cd "$root/end2end" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund && touch node_modules/.stamp)
 fi
 
+# hexgame's reference clients (PyPI), which the compatibility tests run
+# against hexarena; pinned to the version whose protocol we follow.
+HEXGAME_VERSION=0.4.3
+if ! "$root/target/hexgame-venv/bin/python" -c "import hexgame, sys; sys.exit(hexgame.__version__ != '$HEXGAME_VERSION')" 2>/dev/null; then
+  log "installing the hexgame $HEXGAME_VERSION reference clients in target/hexgame-venv"
+  python3 -m venv "$root/target/hexgame-venv"
+  "$root/target/hexgame-venv/bin/pip" install -q --disable-pip-version-check "hexgame==$HEXGAME_VERSION"
+fi
+
 if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   log "installing Chromium from Debian"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

@@ -8,10 +8,12 @@ use leptos_router::path;
 
 use crate::components::layout::Layout;
 use crate::pages::analysis::AnalysisPage;
+use crate::pages::archive::{ArchivedGamePage, GamesPage, StatisticsPage};
 use crate::pages::docs::DocsPage;
 use crate::pages::landing::LandingPage;
 use crate::pages::local_game::{EngineGamePage, LocalGamePage};
 use crate::pages::not_found::NotFoundPage;
+use crate::pages::online::{LiveGamePage, OverviewPage, QuickMatchPage};
 use crate::pages::play::PlayPage;
 
 /// The whole document, rendered on the server.
@@ -50,6 +52,12 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/play") view=PlayPage />
                     <Route path=path!("/play/local") view=LocalGamePage />
                     <Route path=path!("/play/engine") view=EngineGamePage />
+                    <Route path=path!("/play/online") view=QuickMatchPage />
+                    <Route path=path!("/game/:id") view=LiveGamePage />
+                    <Route path=path!("/overview") view=OverviewPage />
+                    <Route path=path!("/statistics") view=StatisticsPage />
+                    <Route path=path!("/games") view=GamesPage />
+                    <Route path=path!("/games/:id") view=ArchivedGamePage />
                     <Route path=path!("/analysis") view=AnalysisPage />
                     <Route path=path!("/docs") view=DocsPage />
                 </Routes>

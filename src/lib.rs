@@ -5,6 +5,7 @@
 // server build of the larger pages.
 #![recursion_limit = "256"]
 pub mod engine;
+pub mod rating;
 
 #[cfg(feature = "web")]
 pub mod app;
@@ -16,6 +17,8 @@ pub mod cli;
 pub mod components;
 #[cfg(feature = "web")]
 pub mod engine_worker;
+#[cfg(feature = "web")]
+pub mod online;
 #[cfg(feature = "web")]
 pub mod pages;
 #[cfg(feature = "ssr")]

@@ -23,9 +23,15 @@ async fn main() -> std::process::ExitCode {
     }
     let database_url = std::env::var("DATABASE_URL").ok().filter(|u| !u.trim().is_empty());
     let migrate = !matches!(std::env::var("HEXARENA_SKIP_MIGRATIONS").as_deref(), Ok("1" | "true" | "yes"));
-    // Held for the life of the server; the hub and the archive will use it.
-    let _database = match hexarena::server::database::open(database_url.as_deref(), migrate).await {
+    let database = match hexarena::server::database::open(database_url.as_deref(), migrate).await {
         Ok(pool) => pool,
+        Err(e) => {
+            eprintln!("hexarena: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let hub_config = match hexarena::server::hub::config::HubConfig::from_env() {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("hexarena: {e}");
             return ExitCode::FAILURE;
@@ -33,14 +39,35 @@ async fn main() -> std::process::ExitCode {
     };
     let addr = options.site_addr;
     let listener = match tokio::net::TcpListener::bind(addr).await {
-        Ok(l) => l,
+        // Moves are small frames that must leave at once: no Nagle delay.
+        Ok(l) => axum::serve::ListenerExt::tap_io(l, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        }),
         Err(e) => {
             eprintln!("hexarena: cannot listen on {addr}: {e}");
             return ExitCode::FAILURE;
         }
     };
     println!("hexarena listening on http://{addr}");
-    let app = hexarena::server::router::router(options);
+    let persistence = match hexarena::server::hub::Persistence::open(database).await {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("hexarena: cannot read the games in play: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let first_table = match persistence.archive.last_series_id().await {
+        Ok(n) => n + 1,
+        Err(e) => {
+            eprintln!("hexarena: cannot read the archive: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if !persistence.restored.is_empty() {
+        println!("hexarena: reopening {} games that were in play", persistence.restored.len());
+    }
+    let hub = hexarena::server::hub::Hub::start_with(hub_config, Some(persistence), first_table);
+    let app = hexarena::server::router::router(options, hub);
     match axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -5,7 +5,7 @@ test('a full 7×7 game against the engine ends with a result', async ({ page }) 
   const errors = watchErrors(page);
   await page.goto('/play');
   await hydrated(page);
-  await page.getByText('7×7').click();
+  await page.getByTestId('local-form').getByText('7×7').click();
   await page.getByTestId('level').selectOption('beginner');
   await page.getByTestId('start-engine').click();
   await hydrated(page);

@@ -13,8 +13,8 @@ test.describe('hot-seat game', () => {
   test('a full 5×5 game played by clicking ends with the winning chain outlined', async ({ page }) => {
     await page.goto('/play');
     await hydrated(page);
-    await page.getByText('5×5').click();
-    await page.getByRole('radio', { name: 'Off', exact: true }).check();
+    await page.getByTestId('local-form').getByText('5×5').click();
+    await page.getByTestId('local-form').getByRole('radio', { name: 'Off', exact: true }).check();
     await page.getByTestId('start-local').click();
     await hydrated(page);
     await expect(page).toHaveURL(/\/play\/local$/);

@@ -32,9 +32,9 @@ test('any size from 3 to 19 can be chosen; the swap default follows the size', a
   await page.goto('/play');
   await hydrated(page);
   await page.getByTestId('size-input').fill('13');
-  await expect(page.getByRole('radio', { name: 'On', exact: true })).toBeChecked();
-  await page.getByText('7×7').click();
-  await expect(page.getByRole('radio', { name: 'Off', exact: true })).toBeChecked();
+  await expect(page.getByTestId('local-form').getByRole('radio', { name: 'On', exact: true })).toBeChecked();
+  await page.getByTestId('local-form').getByText('7×7').click();
+  await expect(page.getByTestId('local-form').getByRole('radio', { name: 'Off', exact: true })).toBeChecked();
   await page.getByTestId('size-input').fill('19');
   await page.getByTestId('start-local').click();
   await hydrated(page);
@@ -51,7 +51,7 @@ test('an unknown address shows a 404 page', async ({ page }) => {
 test('no page is wider than a phone screen', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
-  for (const path of ['/', '/play', '/play/local', '/play/engine', '/analysis', '/docs']) {
+  for (const path of ['/', '/play', '/play/local', '/play/engine', '/analysis', '/docs', '/overview', '/statistics', '/games']) {
     await page.goto(path);
     await hydrated(page);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);

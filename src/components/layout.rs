@@ -4,7 +4,14 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_location;
 
 /// The pages in the navigation, in order. Only pages that exist are listed.
-const NAV: [(&str, &str); 4] = [("/", "Home"), ("/play", "Play"), ("/analysis", "Analysis"), ("/docs", "Docs")];
+const NAV: [(&str, &str); 6] = [
+    ("/", "Home"),
+    ("/play", "Play"),
+    ("/overview", "Live"),
+    ("/statistics", "Stats"),
+    ("/analysis", "Analysis"),
+    ("/docs", "Docs"),
+];
 
 /// Header with navigation, the page itself, and a footer.
 #[component]

@@ -22,6 +22,10 @@ pub fn DocsPage() -> impl IntoView {
                     <li><a href="#offline">"Offline play"</a></li>
                     <li><a href="#engine">"Playing the engine"</a></li>
                     <li><a href="#analysis">"The analysis board"</a></li>
+                    <li><a href="#online">"Playing online"</a></li>
+                    <li><a href="#bots">"Bots: hexgame protocol v1"</a></li>
+                    <li><a href="#browser-protocol">"The browser protocol"</a></li>
+                    <li><a href="#ratings">"Ratings and the archive"</a></li>
                     <li><a href="#gtp">"The engine over GTP"</a></li>
                     <li><a href="#self-hosting">"Running hexarena yourself"</a></li>
                     <li><a href="#configuration">"Configuration"</a></li>
@@ -199,6 +203,100 @@ pub fn DocsPage() -> impl IntoView {
                 </p>
             </section>
 
+            <section id="online">
+                <h2>"Playing online"</h2>
+                <p>
+                    "On " <a href="/play">"/play"</a> ", " <strong>"Quick match"</strong>
+                    " pairs you with the next player who picks the same board size, series length, clock and "
+                    "swap rule; people and bots share these pools. " <strong>"Private room"</strong>
+                    " gives you a link and a six-letter code for a friend. A series is best of 1 to 15 games; "
+                    "the first move alternates from game to game while each player keeps their colour."
+                </p>
+                <p>
+                    "Clocks are Fischer clocks kept by the server: a base time plus an increment after each "
+                    "move (" <code>"5+3"</code> " is five minutes plus three seconds a move). Running out of time "
+                    "loses the game. If your connection drops or you reload the page, your seat waits for you "
+                    "(30 seconds by default) and the clocks stop meanwhile; after that the game is forfeited. "
+                    "Every game can be watched at its address " <code>"/game/<number>"</code>
+                    "; spectators see the board, the clocks and the chat, and are counted. "
+                    <a href="/overview">"/overview"</a> " lists every live game as it changes."
+                </p>
+            </section>
+
+            <section id="bots">
+                <h2>"Bots: hexgame protocol v1"</h2>
+                <p>
+                    "hexarena speaks the protocol of hexgame-server 0.4, message for message, so its Python "
+                    "clients and the bots written for them play here unchanged:"
+                </p>
+                <pre><code>"pip install hexgame
+hexgame random --server ws://HOST:PORT --board-size 11
+hexgame play --model-name my_agent --server ws://HOST:PORT --board-size 7 --series-length 3"</code></pre>
+                <p>
+                    "Endpoints: " <code>"/ws/matchmake?board_size=N&series_length=K&model_name=…&username=…"</code>
+                    " (sizes 7, 9, 11, 13, 19; K odd from 1 to 15), " <code>"/ws/join-slot?slot_id=…"</code> ", "
+                    <code>"/ws/reconnect?slot_id=…&token=…"</code> ", " <code>"GET /slots"</code> ", "
+                    <code>"/ws/slots"</code> " and " <code>"GET /api/statistics"</code>
+                    ". Every message is " <code>"{\"type\": …, \"payload\": {…}}"</code>
+                    ". A bot sends " <code>"move"</code> " (" <code>"{\"q\": column, \"r\": row}"</code> ", from 0), "
+                    <code>"chat"</code> ", " <code>"resign"</code> ", " <code>"ping"</code> ", " <code>"hello"</code>
+                    " and " <code>"keep_slot"</code> "; it receives " <code>"joined"</code>
+                    " (with its secret " <code>"reconnect_token"</code> "), " <code>"waiting_for_opponent"</code> ", "
+                    <code>"game_start"</code> ", " <code>"move"</code> ", " <code>"move_rejected"</code> ", "
+                    <code>"game_over"</code> ", " <code>"series_update"</code> ", " <code>"series_over"</code> ", "
+                    <code>"opponent_disconnected"</code> ", " <code>"opponent_reconnected"</code> ", "
+                    <code>"chat"</code> ", " <code>"pong"</code> " and " <code>"error"</code>
+                    ". Player −1 is Red (left ↔ right), player 1 is Blue (top ↔ bottom); the board is "
+                    <code>"board[r][q]"</code> ". Refused moves give hexgame's reasons (" <code>"Not your turn"</code>
+                    ", " <code>"Cell already occupied"</code> ", " <code>"Move outside board"</code> ", "
+                    <code>"Game paused for reconnect"</code> ", …); messages over 4096 characters get "
+                    <code>"Message too large"</code> "."
+                </p>
+                <p>
+                    "Differences from hexgame-server: there is no fixed number of slots (see "
+                    <code>"HEXARENA_MAX_TABLES"</code> "); a reconnect token stays valid for the whole match "
+                    "instead of being replaced on each reconnect; " <code>"resign"</code>
+                    " gives up the current game (the series goes on) without closing the connection; and the "
+                    "absent player forfeits the series when the reconnect window ends (the other player is told "
+                    "with " <code>"opponent_disconnected"</code> ", then " <code>"game_over"</code> " and "
+                    <code>"series_over"</code> "). " <code>"/ws/slots"</code>
+                    " sends the whole list at most once a second instead of on every change."
+                </p>
+            </section>
+
+            <section id="browser-protocol">
+                <h2>"The browser protocol"</h2>
+                <p>
+                    "Our own pages use " <code>"/ws/play"</code> " (" <code>"mode=quick&size=…&series=…&swap=on|off&time=5+3"</code>
+                    ", " <code>"mode=room&code=…"</code> " or " <code>"mode=resume&game=…&token=…"</code> "), "
+                    <code>"/ws/watch?game=…"</code> " for spectators and " <code>"/ws/overview"</code>
+                    " for the live list. They carry the v1 messages plus " <code>"swap"</code>
+                    " from the player and a " <code>"state"</code>
+                    " message with the whole table (moves, clocks, seats, score, spectators) after every change; "
+                    "the overview sends the whole list once, then only the tables that changed."
+                </p>
+            </section>
+
+            <section id="ratings">
+                <h2>"Ratings and the archive"</h2>
+                <p>
+                    "Every finished online game is kept with its moves, when each was played and the clocks. "
+                    "Ratings use Glicko-2: each rated game moves both players, further when a rating is still "
+                    "uncertain (new players start at 1500 ± 700). A game is rated when both seats are known "
+                    "players: a person who picked a display name on /play (names are unique whatever their "
+                    "case; the browser keeps a player id and a secret, no password needed), or a bot by its "
+                    "model name and username (as hexgame's leaderboard counts them). A name only typed into "
+                    "a game form is shown but not rated. "
+                    <a href="/statistics">"/statistics"</a> " shows the leaderboard and " <a href="/games">"/games"</a>
+                    " every game, to replay, download or review."
+                </p>
+                <p>
+                    "Games in play are written down move by move before anyone is told of the move, so a "
+                    "server that stops suddenly loses nothing: when it starts again, its games wait for their "
+                    "players, who come back with their seats' tokens (a browser does it by itself on reload)."
+                </p>
+            </section>
+
             <section id="gtp">
                 <h2>"The engine over GTP"</h2>
                 <p>
@@ -271,6 +369,36 @@ pub fn DocsPage() -> impl IntoView {
                             <td><code>"HEXARENA_SKIP_MIGRATIONS"</code></td>
                             <td>"Set to " <code>"1"</code> " when the schema is managed outside hexarena."</td>
                             <td>"unset"</td>
+                        </tr>
+                        <tr>
+                            <td><code>"HEXARENA_RECONNECT_SECS"</code></td>
+                            <td>"How long a dropped player's seat waits before the game is forfeited."</td>
+                            <td><code>"30"</code></td>
+                        </tr>
+                        <tr>
+                            <td><code>"HEXARENA_MAX_TABLES"</code></td>
+                            <td>"Most games (tables) open at once."</td>
+                            <td><code>"20000"</code></td>
+                        </tr>
+                        <tr>
+                            <td><code>"HEXARENA_LINGER_SECS"</code></td>
+                            <td>"How long a finished game stays watchable once its players have left."</td>
+                            <td><code>"600"</code></td>
+                        </tr>
+                        <tr>
+                            <td><code>"HEXARENA_ROOM_WAIT_SECS"</code></td>
+                            <td>"How long an empty private room waits for its players."</td>
+                            <td><code>"900"</code></td>
+                        </tr>
+                        <tr>
+                            <td><code>"HEXARENA_OVERVIEW_MS"</code></td>
+                            <td>"How often " <code>"/overview"</code> " is sent changes."</td>
+                            <td><code>"250"</code></td>
+                        </tr>
+                        <tr>
+                            <td><code>"HEXARENA_SLOTS_FEED_MS"</code></td>
+                            <td>"Least time between two whole lists on " <code>"/ws/slots"</code> "."</td>
+                            <td><code>"1000"</code></td>
                         </tr>
                     </tbody>
                 </table>

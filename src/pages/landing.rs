@@ -35,6 +35,7 @@ pub fn LandingPage() -> impl IntoView {
                         <a class="button big" href="/analysis">"Analyse a game"</a>
                         <a class="button big" href="/docs">"How to play"</a>
                     </div>
+                    <LiveCount />
                 </div>
                 <div class="hero-board">
                     {board.map(|b| {
@@ -95,5 +96,34 @@ mod tests {
     fn the_showcase_game_is_finished() {
         let game = showcase().expect("the showcase record is valid");
         assert_eq!(game.winner(), Some(Color::Blue));
+    }
+}
+
+/// "N games being played now", linking to the overview.
+#[component]
+fn LiveCount() -> impl IntoView {
+    let counts = Resource::new(|| (), |_| crate::pages::online::lobby::live_count());
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                counts.await.ok().map(|(playing, waiting)| {
+                    let games = match playing {
+                        0 => "No game is being played right now".to_string(),
+                        1 => "1 game is being played right now".to_string(),
+                        n => format!("{n} games are being played right now"),
+                    };
+                    let waiting = match waiting {
+                        0 => String::new(),
+                        1 => ", 1 player is waiting for an opponent".to_string(),
+                        n => format!(", {n} players are waiting for an opponent"),
+                    };
+                    view! {
+                        <p class="hint live-count" data-testid="live-count">
+                            {games} {waiting} " — " <a href="/overview">"watch live games"</a>
+                        </p>
+                    }
+                })
+            })}
+        </Suspense>
     }
 }

@@ -148,6 +148,7 @@ pub fn PlayPage() -> impl IntoView {
                     <a href="/play/engine">"game against the engine"</a> "."
                 </p>
             </section>
+            <crate::pages::online::play_online::PlayOnline />
         </div>
     }
 }

@@ -44,7 +44,29 @@ pub async fn open(url: Option<&str>, migrate: bool) -> Result<AnyPool, DatabaseE
         let scheme = url.split(':').next().unwrap_or_default();
         return Err(DatabaseError::Unsupported(format!("{scheme}:…")));
     }
-    let pool = AnyPoolOptions::new().max_connections(8).connect(url).await.map_err(DatabaseError::Connect)?;
+    let pool = AnyPoolOptions::new()
+        .max_connections(8)
+        .after_connect(|conn, _| {
+            Box::pin(async move {
+                if conn.backend_name().eq_ignore_ascii_case("sqlite") {
+                    // Write-ahead logging without a sync per commit: a
+                    // commit survives the process being killed (what the
+                    // journal of games in play needs) at the cost of a
+                    // syscall, not a disk flush; readers never wait for
+                    // the writer. The wait covers the archive and the
+                    // journal writing at the same moment.
+                    for pragma in
+                        ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 5000"]
+                    {
+                        sqlx::query(pragma).execute(&mut *conn).await?;
+                    }
+                }
+                Ok(())
+            })
+        })
+        .connect(url)
+        .await
+        .map_err(DatabaseError::Connect)?;
     if migrate {
         sqlx::migrate!("./migrations").run(&pool).await.map_err(DatabaseError::Migrate)?;
     }

@@ -1,5 +1,10 @@
 //! The HTTP server: routes beside the Leptos pages.
 
+pub mod archive;
 pub mod database;
 pub mod health;
+pub mod hub;
+pub mod identity;
+pub mod journal;
+pub mod online;
 pub mod router;

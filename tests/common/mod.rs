@@ -1,16 +1,78 @@
 //! A real server on a loopback port, and a bare HTTP/1.1 client, so the
 //! tests exercise the same router and sockets as production.
 
+#![allow(dead_code)]
+
+pub mod ws;
+
 use leptos::prelude::LeptosOptions;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 /// Starts the application router on a free port and returns its address.
 pub async fn start_server() -> std::net::SocketAddr {
+    start_server_with(hexarena::server::hub::config::HubConfig::default()).await
+}
+
+/// Starts a server that archives into the database at `url` (migrated).
+pub async fn start_server_with_archive(url: &str) -> std::net::SocketAddr {
+    let pool = hexarena::server::database::open(Some(url), true).await.expect("open the test database");
+    let persistence = hexarena::server::hub::Persistence::open(pool).await.expect("read the journal");
+    let first = persistence.archive.last_series_id().await.expect("read the archive") + 1;
+    let hub = hexarena::server::hub::Hub::start_with(
+        hexarena::server::hub::config::HubConfig::default(),
+        Some(persistence),
+        first,
+    );
+    serve(hub).await
+}
+
+/// A fresh database for one test: a new SQLite file, or with `postgres`
+/// a new database on the local server (`None` when there is none, after a
+/// loud message).
+pub async fn fresh_database(postgres: bool) -> Option<String> {
+    let unique = format!(
+        "{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
+    );
+    if !postgres {
+        let dir = std::env::temp_dir().join(format!("hexarena-test-{unique}"));
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        return Some(format!("sqlite://{}?mode=rwc", dir.join("hexarena.db").display()));
+    }
+    let admin_url = std::env::var("HEXARENA_TEST_POSTGRES").unwrap_or("postgres://postgres@127.0.0.1:5432/test".into());
+    let admin = match hexarena::server::database::open(Some(&admin_url), false).await {
+        Ok(pool) => pool,
+        Err(e) => {
+            eprintln!("\n!!!!!!!! SKIPPED: no PostgreSQL at {admin_url} ({e}); CI provides one.\n");
+            return None;
+        }
+    };
+    let name = format!("hexarena_test_{unique}");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&admin)
+        .await
+        .expect("create a database");
+    admin.close().await;
+    admin_url.rsplit_once('/').map(|(base, _)| format!("{base}/{name}"))
+}
+
+/// Same, with hub settings of the test's choosing.
+pub async fn start_server_with(config: hexarena::server::hub::config::HubConfig) -> std::net::SocketAddr {
+    serve(hexarena::server::hub::Hub::start(config)).await
+}
+
+/// Serves the app around `hub` on a free loopback port, as production does
+/// (no Nagle delay), and returns the address.
+async fn serve(hub: hexarena::server::hub::Hub) -> std::net::SocketAddr {
     let options = LeptosOptions::builder().output_name("hexarena").site_root("target/site").build();
-    let app = hexarena::server::router::router(options);
+    let app = hexarena::server::router::router(options, hub);
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
     let addr = listener.local_addr().expect("local address");
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     tokio::spawn(async move {
         axum::serve(listener, app).await.expect("server runs");
     });
@@ -26,8 +88,12 @@ pub struct Response {
 
 /// Sends `GET path` and reads the whole answer.
 pub async fn get(addr: std::net::SocketAddr, path: &str) -> Response {
+    exchange(addr, format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")).await
+}
+
+/// Sends a raw request and reads the whole answer.
+async fn exchange(addr: std::net::SocketAddr, request: String) -> Response {
     let mut stream = TcpStream::connect(addr).await.expect("connect");
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.expect("send");
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).await.expect("read");
@@ -52,4 +118,14 @@ fn dechunk(mut body: &str) -> String {
         body = rest[n..].trim_start_matches("\r\n");
     }
     out
+}
+
+/// Sends a form `POST path` (as a browser without JavaScript would) and
+/// reads the whole answer.
+pub async fn post_form(addr: std::net::SocketAddr, path: &str, body: &str) -> Response {
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nAccept: text/html\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    exchange(addr, request).await
 }

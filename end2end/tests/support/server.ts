@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** The repository root, one level above end2end/. */
@@ -11,12 +13,31 @@ export function serverCommand(): string {
   return path.join(root, 'target', profile, 'hexarena');
 }
 
+/** Archives of earlier runs (over an hour old) are removed, so the temp
+ * folder does not fill up; this run's are left alone. */
+function removeOldArchives(): void {
+  const dir = os.tmpdir();
+  const hourAgo = Date.now() - 3_600_000;
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.startsWith('hexarena-e2e-')) continue;
+    const file = path.join(dir, name);
+    try {
+      if (fs.statSync(file).mtimeMs < hourAgo) fs.rmSync(file, { force: true });
+    } catch {
+      // Gone already, or not ours to remove: either way nothing to do.
+    }
+  }
+}
+removeOldArchives();
+
 export function serverEnv(port: number): Record<string, string> {
   return {
     ...(process.env as Record<string, string>),
     LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
     LEPTOS_SITE_ROOT: path.join(root, 'target', 'site'),
     LEPTOS_OUTPUT_NAME: 'hexarena',
+    // A fresh archive per run, so statistics start from nothing.
+    DATABASE_URL: `sqlite://${path.join(os.tmpdir(), `hexarena-e2e-${process.pid}-${port}.db`)}?mode=rwc`,
   };
 }
 

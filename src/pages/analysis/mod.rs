@@ -30,7 +30,8 @@ pub fn review_href(game: &Game) -> String {
     format!("/analysis?record={}", encode_query_value(&Record::from_game(game).to_text()))
 }
 
-fn encode_query_value(text: &str) -> String {
+/// Percent-encodes a query value (everything but unreserved characters).
+pub fn encode_query_value(text: &str) -> String {
     let mut out = String::with_capacity(text.len() * 3);
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Measures live play under load on this machine (not part of the test
+# suite): a release hexarena server and the load tool (examples/load.rs)
+# over loopback. With --compare-hexgame it also runs the same load against
+# hexgame-server 0.4.3 (installed from PyPI into target/hexgame-server-venv).
+#
+#   scripts/load.sh [--compare-hexgame] [--seconds 15]
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+seconds=15
+compare=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --compare-hexgame) compare=1 ;;
+    --seconds) seconds="$2"; shift ;;
+    *) echo "usage: scripts/load.sh [--compare-hexgame] [--seconds N]" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+cargo build --release --features ssr --bin hexarena --example load
+load=target/release/examples/load
+port=3391
+work="$(mktemp -d)"
+trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+
+wait_up() {
+  for _ in $(seq 100); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  echo "server on port $1 did not start" >&2
+  exit 1
+}
+
+echo "== hexarena (release), 2 cores shared by server and load tool"
+(cd "$work" && LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$root/target/site" \
+  HEXARENA_MAX_TABLES=100000 exec "$root/target/release/hexarena") &
+server=$!
+wait_up $port
+url="ws://127.0.0.1:$port"
+"$load" --server "$url" --games 0 --idle 2000 --server-pid "$server"
+for games in 10 100 1000; do
+  "$load" --server "$url" --games "$games" --seconds "$seconds"
+done
+"$load" --server "$url" --games 100 --seconds "$seconds" --subscribers 10
+"$load" --server "$url" --games 1000 --seconds "$seconds" --subscribers 10
+# 1,000 games at a human-like pace (a move every 2 s per player).
+"$load" --server "$url" --games 1000 --seconds "$seconds" --think-ms 2000
+"$load" --server "$url" --games 1000 --seconds "$seconds" --think-ms 2000 --subscribers 10
+kill $server; wait $server 2>/dev/null || true
+
+if [ "$compare" = 1 ]; then
+  venv="$root/target/hexgame-server-venv"
+  if [ ! -x "$venv/bin/hexgame-server" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check "hexgame-server==0.4.3"
+  fi
+  echo "== hexgame-server 0.4.3 (uvicorn, one worker)"
+  (cd "$work" && MAX_SLOTS=2000 exec "$venv/bin/hexgame-server" --port $((port + 1)) --log-level warning) &
+  server=$!
+  wait_up $((port + 1))
+  url="ws://127.0.0.1:$((port + 1))"
+  "$load" --server "$url" --games 0 --idle 200 --server-pid "$server"
+  for games in 10 100; do
+    "$load" --server "$url" --games "$games" --seconds "$seconds"
+  done
+  "$load" --server "$url" --games 10 --seconds "$seconds" --subscribers 1
+fi

@@ -1,0 +1,221 @@
+//! The online part of `/play`: quick match, a private room, or joining a
+//! room by its code. The forms work as plain HTML too: quick match is a GET
+//! to `/play/online`, the room forms post to server functions that redirect.
+
+use leptos::prelude::*;
+
+use super::lobby::{CreateRoom, JoinRoom, register_player};
+use crate::online::identity::Identity;
+
+/// Where the browser keeps its player identity.
+pub const IDENTITY_KEY: &str = "hexarena.identity";
+
+/// The identity this browser keeps, if any.
+pub fn stored_identity() -> Option<Identity> {
+    serde_json::from_str(&crate::browser::load(IDENTITY_KEY)?).ok()
+}
+
+/// "You play as …", or a form to pick a name and be rated.
+#[component]
+fn IdentityBox() -> impl IntoView {
+    let identity = RwSignal::new(None::<Identity>);
+    let draft = RwSignal::new(String::new());
+    let problem = RwSignal::new(None::<String>);
+    Effect::new(move |_| identity.set(stored_identity()));
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let name = draft.get_untracked();
+        leptos::task::spawn_local(async move {
+            match register_player(name).await {
+                Ok(Ok(id)) => {
+                    crate::browser::save(IDENTITY_KEY, &serde_json::to_string(&id).unwrap_or_default());
+                    crate::browser::save("hexarena.name", &id.name);
+                    problem.set(None);
+                    identity.set(Some(id));
+                }
+                Ok(Err(reason)) => problem.set(Some(reason)),
+                Err(e) => problem.set(Some(clean_error(&e.to_string()))),
+            }
+        });
+    };
+    let forget = move |_| {
+        crate::browser::save(IDENTITY_KEY, "");
+        identity.set(None);
+    };
+    view! {
+        <div class="identity" data-testid="identity">
+            <Show
+                when=move || identity.get().is_some()
+                fallback=move || view! {
+                    <form class="identity-form" on:submit=submit>
+                        <label class="field">
+                            <span>"Pick a display name to be rated and listed (no password: this browser remembers you)"</span>
+                            <input type="text" maxlength="24" data-testid="identity-name"
+                                prop:value=move || draft.get() on:input=move |ev| draft.set(event_target_value(&ev)) />
+                        </label>
+                        <button type="submit" data-testid="identity-save">"Use this name"</button>
+                        <Show when=move || problem.get().is_some()>
+                            <p class="error" role="alert" data-testid="identity-error">{move || problem.get()}</p>
+                        </Show>
+                    </form>
+                }
+            >
+                <p data-testid="identity-name-shown">
+                    "You play as " <strong>{move || identity.get().map(|i| i.name).unwrap_or_default()}</strong>
+                    "; your games are rated. "
+                    <button type="button" on:click=forget>"Use another name"</button>
+                </p>
+            </Show>
+        </div>
+    }
+}
+use crate::online::TableOptions;
+
+/// Board sizes offered online (hexgame's bots play 7, 9, 11, 13 and 19).
+const ONLINE_SIZES: [u8; 7] = [5, 7, 9, 11, 13, 15, 19];
+/// Clocks offered, as `minutes+seconds`; "none" for an untimed game.
+const CLOCKS: [(&str, &str); 6] = [
+    ("none", "No clock"),
+    ("1+0", "1 min"),
+    ("3+2", "3 min + 2 s"),
+    ("5+3", "5 min + 3 s"),
+    ("10+5", "10 min + 5 s"),
+    ("30+20", "30 min + 20 s"),
+];
+
+/// The fields every online form shares.
+#[component]
+fn TableFields(prefix: &'static str) -> impl IntoView {
+    let size = RwSignal::new(11u8);
+    let swap_choice = RwSignal::new(None::<bool>);
+    let swap_on = move || swap_choice.get().unwrap_or(TableOptions::default_swap(size.get()));
+    view! {
+        <label class="field">
+            <span>"Board size"</span>
+            <select name="size" data-testid=format!("{prefix}-size") on:change=move |ev| {
+                if let Ok(n) = event_target_value(&ev).parse() { size.set(n) }
+            }>
+                {ONLINE_SIZES.into_iter().map(|n| view! {
+                    <option value=n.to_string() selected=n == 11>{format!("{n}×{n}")}</option>
+                }).collect_view()}
+            </select>
+        </label>
+        <label class="field">
+            <span>"Series"</span>
+            <select name="series" data-testid=format!("{prefix}-series")>
+                {[1u8, 3, 5, 7].into_iter().map(|n| view! {
+                    <option value=n.to_string()>{if n == 1 { "One game".to_string() } else { format!("Best of {n}") }}</option>
+                }).collect_view()}
+            </select>
+        </label>
+        <label class="field">
+            <span>"Clock"</span>
+            <select name="time" data-testid=format!("{prefix}-time")>
+                {CLOCKS.into_iter().map(|(v, label)| view! { <option value=v>{label}</option> }).collect_view()}
+            </select>
+        </label>
+        <span class="field-label">"Swap rule"</span>
+        <label class="radio">
+            <input type="radio" name="swap" value="on" checked=true prop:checked=swap_on on:change=move |_| swap_choice.set(Some(true)) />
+            " On"
+        </label>
+        <label class="radio">
+            <input type="radio" name="swap" value="off" prop:checked=move || !swap_on() on:change=move |_| swap_choice.set(Some(false)) data-testid=format!("{prefix}-swap-off") />
+            " Off"
+        </label>
+    }
+}
+
+/// A name field remembered in the browser.
+#[component]
+fn NameField(prefix: &'static str) -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        if let Some(saved) = crate::browser::load("hexarena.name") {
+            name.set(saved);
+        }
+    });
+    view! {
+        <label class="field">
+            <span>"Your name (shown to others)"</span>
+            <input
+                type="text"
+                name="name"
+                maxlength="40"
+                autocomplete="nickname"
+                data-testid=format!("{prefix}-name")
+                prop:value=move || name.get()
+                on:input=move |ev| {
+                    let v = event_target_value(&ev);
+                    crate::browser::save("hexarena.name", v.trim());
+                    name.set(v);
+                }
+            />
+        </label>
+    }
+}
+
+/// Online play: matchmaking, private rooms, join by code.
+#[component]
+pub fn PlayOnline() -> impl IntoView {
+    let create = ServerAction::<CreateRoom>::new();
+    let join = ServerAction::<JoinRoom>::new();
+    let problem = |r: Result<Option<String>, ServerFnError>| match r {
+        Ok(reason) => reason,
+        Err(e) => Some(clean_error(&e.to_string())),
+    };
+    let create_problem = move || create.value().get().and_then(problem);
+    let join_problem = move || join.value().get().and_then(problem);
+    view! {
+        <section class="card online" aria-labelledby="online-title">
+            <h2 id="online-title">"Play online"</h2>
+            <p>
+                "Play someone on the internet: people and bots meet in the same pools. "
+                "You keep your seat if the connection drops or you reload the page."
+            </p>
+            <IdentityBox />
+            <form class="new-game-form" method="get" action="/play/online" data-testid="quick-form">
+                <h3>"Quick match"</h3>
+                <p class="hint">"You are paired with the next player who picks the same size, series, clock and swap rule. "
+                    "Bots speaking the hexgame protocol play 7, 9, 11, 13 and 19 with no clock and swap off."</p>
+                <TableFields prefix="quick" />
+                <NameField prefix="quick" />
+                <div class="button-row">
+                    <button type="submit" class="primary big" data-testid="start-quick">"Find an opponent"</button>
+                </div>
+            </form>
+            <ActionForm action=create attr:class="new-game-form" attr:data-testid="room-form">
+                <h3>"Private room"</h3>
+                <p class="hint">"Get a link and a code to send to a friend."</p>
+                <TableFields prefix="room" />
+                <NameField prefix="room" />
+                <div class="button-row">
+                    <button type="submit" class="big" data-testid="create-room">"Create a room"</button>
+                </div>
+                <Show when=move || create_problem().is_some()>
+                    <p class="error" role="alert">{create_problem}</p>
+                </Show>
+            </ActionForm>
+            <ActionForm action=join attr:class="new-game-form" attr:data-testid="join-form">
+                <h3>"Join a room"</h3>
+                <label class="field">
+                    <span>"Room code"</span>
+                    <input type="text" name="code" required=true maxlength="12" autocapitalize="characters" data-testid="join-code" />
+                </label>
+                <NameField prefix="join" />
+                <div class="button-row">
+                    <button type="submit" class="big" data-testid="join-room">"Join"</button>
+                </div>
+                <Show when=move || join_problem().is_some()>
+                    <p class="error" role="alert" data-testid="join-error">{join_problem}</p>
+                </Show>
+            </ActionForm>
+            <p class="hint"><a href="/overview">"Watch the games being played now"</a></p>
+        </section>
+    }
+}
+
+/// Server function errors arrive with a technical prefix; people need the reason.
+fn clean_error(text: &str) -> String {
+    text.strip_prefix("error running server function: ").unwrap_or(text).to_string()
+}

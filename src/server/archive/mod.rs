@@ -1,0 +1,147 @@
+//! The archive: finished games, their series, the players and their
+//! Glicko-2 ratings, in the database (SQLite or PostgreSQL through sqlx's
+//! Any driver). Tables hand finished games to a writer task, so play never
+//! waits for the database; each game is written in one transaction with the
+//! rating change it causes.
+
+pub mod read;
+pub mod write;
+
+use sqlx::AnyPool;
+use tokio::sync::mpsc;
+
+use crate::engine::Move;
+use crate::online::{PlayerId, TableOptions};
+
+/// Who sat in a seat, as the table knew them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatLabel {
+    /// A person's display name, or a bot's username.
+    pub name: Option<String>,
+    /// A bot's model name (hexgame's `model_name`).
+    pub model: Option<String>,
+    /// A registered person's player id.
+    pub player_id: Option<String>,
+}
+
+impl SeatLabel {
+    /// The player this label stands for: bots by model name and username
+    /// (as hexgame's leaderboard counts them), people by their registered
+    /// player id; a seat with only a typed name is nobody in particular and
+    /// its games are not rated.
+    pub fn player(&self) -> Option<PlayerKey> {
+        if let Some(id) = &self.player_id {
+            return Some(PlayerKey {
+                id: id.clone(),
+                display_name: self.name.clone().unwrap_or_else(|| id.clone()),
+                kind: "human",
+            });
+        }
+        match (&self.model, &self.name) {
+            (Some(model), name) => Some(PlayerKey {
+                id: format!("bot:{}:{}", model.to_lowercase(), name.as_deref().unwrap_or("").to_lowercase()),
+                display_name: match name {
+                    Some(n) => format!("{n} ({model})"),
+                    None => model.clone(),
+                },
+                kind: "bot",
+            }),
+            (None, _) => None,
+        }
+    }
+}
+
+/// A player's row key and how to show them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerKey {
+    pub id: String,
+    pub display_name: String,
+    pub kind: &'static str,
+}
+
+/// A game as a table hands it over when it ends; times are milliseconds
+/// since the Unix epoch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedGame {
+    pub series_id: u64,
+    /// The private room's code, when the series was played in one.
+    pub room_code: Option<String>,
+    pub number: u32,
+    pub options: TableOptions,
+    pub first: PlayerId,
+    pub moves: Vec<Move>,
+    pub times: Vec<u64>,
+    pub clocks: Vec<Option<u64>>,
+    pub seats: [SeatLabel; 2],
+    pub winner: PlayerId,
+    /// `connected_sides`, `resignation`, `timeout` or `forfeit`.
+    pub reason: &'static str,
+    pub started_ms: u64,
+    pub finished_ms: u64,
+    /// Series score after this game.
+    pub score: [u32; 2],
+    /// Set when this game decided the series.
+    pub series_winner: Option<PlayerId>,
+}
+
+/// The archive's handle: the pool for reading, a queue to the writer.
+#[derive(Clone)]
+pub struct Archive {
+    pool: AnyPool,
+    writes: mpsc::UnboundedSender<FinishedGame>,
+}
+
+impl Archive {
+    /// Starts the writer task on `pool` (needs a Tokio runtime).
+    pub fn start(pool: AnyPool) -> Archive {
+        let (writes, mut queue) = mpsc::unbounded_channel::<FinishedGame>();
+        let writer = pool.clone();
+        tokio::spawn(async move {
+            while let Some(game) = queue.recv().await {
+                if let Err(e) = write::record(&writer, &game).await {
+                    eprintln!("hexarena: game {}-{} was not archived: {e}", game.series_id, game.number);
+                }
+            }
+        });
+        Archive { pool, writes }
+    }
+
+    /// Queues a finished game.
+    pub fn record(&self, game: FinishedGame) {
+        let _ = self.writes.send(game);
+    }
+
+    /// The pool, for reading.
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// The highest series number stored, so a restarted hub numbers new
+    /// tables after it.
+    pub async fn last_series_id(&self) -> Result<u64, sqlx::Error> {
+        let max: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM series").fetch_one(&self.pool).await?;
+        Ok(max.unwrap_or(0).max(0) as u64)
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn wall_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bots_are_keyed_by_model_and_username_and_people_by_name() {
+        let bot =
+            SeatLabel { name: Some("Alice".into()), model: Some("MCTS".into()), player_id: None }.player().unwrap();
+        assert_eq!((bot.id.as_str(), bot.display_name.as_str(), bot.kind), ("bot:mcts:alice", "Alice (MCTS)", "bot"));
+        let person =
+            SeatLabel { name: Some("Bob".into()), model: None, player_id: Some("p_1".into()) }.player().unwrap();
+        assert_eq!((person.id.as_str(), person.display_name.as_str(), person.kind), ("p_1", "Bob", "human"));
+        assert_eq!(SeatLabel { name: Some("Typed".into()), ..SeatLabel::default() }.player(), None);
+        assert_eq!(SeatLabel::default().player(), None);
+    }
+}

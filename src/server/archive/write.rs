@@ -1,0 +1,151 @@
+//! Writing a finished game: players, series, game, moves and the rating
+//! change, in one transaction.
+
+use sqlx::{Any, AnyPool, Transaction};
+
+use super::{FinishedGame, PlayerKey, SeatLabel};
+use crate::online::PlayerId;
+use crate::rating::Glicko2;
+
+/// Our stored reason for hexgame's `game_over` reason.
+pub fn stored_reason(reason: &str) -> &'static str {
+    match reason {
+        "connected_sides" => "connection",
+        "resignation" => "resign",
+        "timeout" => "timeout",
+        _ => "forfeit",
+    }
+}
+
+fn colour(p: PlayerId) -> &'static str {
+    p.color().as_str()
+}
+
+/// Writes `game` (times already wall-clock) and, when both seats are known
+/// players, their new ratings.
+pub async fn record(pool: &AnyPool, game: &FinishedGame) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    let keys: [Option<PlayerKey>; 2] = [game.seats[0].player(), game.seats[1].player()];
+    for key in keys.iter().flatten() {
+        upsert_player(&mut tx, key, &game.seats, game.finished_ms).await?;
+    }
+    let id_of = |i: usize| keys[i].as_ref().map(|k| k.id.clone());
+    let tc = game.options.time_control;
+    sqlx::query(
+        "INSERT INTO series (id, board_size, swap_allowed, series_length, base_ms, increment_ms, red_player, blue_player, \
+         red_username, red_model, blue_username, blue_model, red_wins, blue_wins, games_played, winner, started_at_ms, \
+         finished_at_ms, room_code) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+         $18, $19) \
+         ON CONFLICT (id) DO UPDATE SET red_wins = excluded.red_wins, blue_wins = excluded.blue_wins, \
+         games_played = excluded.games_played, winner = excluded.winner, finished_at_ms = excluded.finished_at_ms",
+    )
+    .bind(game.series_id as i64)
+    .bind(i32::from(game.options.size))
+    .bind(game.options.swap)
+    .bind(i32::from(game.options.series_length))
+    .bind(tc.map(|t| t.base_ms as i64))
+    .bind(tc.map(|t| t.increment_ms as i64))
+    .bind(id_of(0))
+    .bind(id_of(1))
+    .bind(game.seats[0].name.clone())
+    .bind(game.seats[0].model.clone())
+    .bind(game.seats[1].name.clone())
+    .bind(game.seats[1].model.clone())
+    .bind(game.score[0] as i32)
+    .bind(game.score[1] as i32)
+    .bind(game.number as i32)
+    .bind(game.series_winner.map(|w| colour(w).to_string()))
+    .bind(game.started_ms as i64)
+    .bind(game.series_winner.map(|_| game.finished_ms as i64))
+    .bind(game.room_code.clone())
+    .execute(&mut *tx)
+    .await?;
+
+    let rated = matches!((&keys[0], &keys[1]), (Some(a), Some(b)) if a.id != b.id);
+    let game_id = format!("{}-{}", game.series_id, game.number);
+    sqlx::query(
+        "INSERT INTO games (id, series_id, number, board_size, swap_allowed, first_player, red_player, blue_player, \
+         winner, reason, rated, started_at_ms, finished_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+    )
+    .bind(game_id.clone())
+    .bind(game.series_id as i64)
+    .bind(game.number as i32)
+    .bind(i32::from(game.options.size))
+    .bind(game.options.swap)
+    .bind(colour(game.first))
+    .bind(id_of(0))
+    .bind(id_of(1))
+    .bind(colour(game.winner))
+    .bind(stored_reason(game.reason))
+    .bind(rated)
+    .bind(game.started_ms as i64)
+    .bind(game.finished_ms as i64)
+    .execute(&mut *tx)
+    .await?;
+    for (ply, m) in game.moves.iter().enumerate() {
+        sqlx::query("INSERT INTO game_moves (game_id, ply, move, played_at_ms, clock_ms) VALUES ($1, $2, $3, $4, $5)")
+            .bind(game_id.clone())
+            .bind(ply as i32)
+            .bind(m.to_string())
+            .bind(game.times.get(ply).copied().unwrap_or(game.finished_ms) as i64)
+            .bind(game.clocks.get(ply).copied().flatten().map(|c| c as i64))
+            .execute(&mut *tx)
+            .await?;
+    }
+    if let (true, Some(red), Some(blue)) = (rated, &keys[0], &keys[1]) {
+        let (winner, loser) = if game.winner == PlayerId::Red { (red, blue) } else { (blue, red) };
+        let (w, l) = (rating_of(&mut tx, &winner.id).await?, rating_of(&mut tx, &loser.id).await?);
+        let (w2, l2) = Glicko2::after_game(w, l);
+        for (key, r) in [(winner, w2), (loser, l2)] {
+            sqlx::query("UPDATE players SET rating = $1, rating_deviation = $2, volatility = $3 WHERE id = $4")
+                .bind(r.rating)
+                .bind(r.deviation)
+                .bind(r.volatility)
+                .bind(key.id.clone())
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "INSERT INTO rating_history (player_id, game_id, rating, deviation, at_ms) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(key.id.clone())
+            .bind(game_id.clone())
+            .bind(r.rating)
+            .bind(r.deviation)
+            .bind(game.finished_ms as i64)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    tx.commit().await
+}
+
+async fn upsert_player(
+    tx: &mut Transaction<'static, Any>,
+    key: &PlayerKey,
+    seats: &[SeatLabel; 2],
+    now_ms: u64,
+) -> Result<(), sqlx::Error> {
+    let model = seats.iter().find(|s| s.player().as_ref() == Some(key)).and_then(|s| s.model.clone());
+    sqlx::query(
+        "INSERT INTO players (id, display_name, name_key, kind, model_name, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(key.id.clone())
+    .bind(key.display_name.clone())
+    .bind(key.id.clone())
+    .bind(key.kind)
+    .bind(model)
+    .bind(now_ms as i64)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+async fn rating_of(tx: &mut Transaction<'static, Any>, id: &str) -> Result<Glicko2, sqlx::Error> {
+    let (rating, deviation, volatility): (f64, f64, f64) =
+        sqlx::query_as("SELECT rating, rating_deviation, volatility FROM players WHERE id = $1")
+            .bind(id.to_string())
+            .fetch_one(&mut **tx)
+            .await?;
+    Ok(Glicko2 { rating, deviation, volatility })
+}

@@ -1,0 +1,274 @@
+//! A table's task. It owns the [`Table`] and the connections seated at it,
+//! so a move is handled without any lock: the connection's task sends a
+//! command, this task applies it and writes each message once, sharing the
+//! serialised bytes between recipients.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::extract::ws::Utf8Bytes;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::conn::{Conn, Frame};
+use super::table::{Arrival, Out, SeatError, Table, To};
+use super::{Hub, TableHandle};
+use crate::online::{ClientMessage, Dialect, PlayerId, ServerMessage, SlotSnapshot, TableView};
+
+/// What a table's task is asked to do.
+pub enum Command {
+    /// Seat a new player (boxed: rare and large, while every queue slot
+    /// is sized for the largest command).
+    Join(Box<JoinRequest>),
+    /// Resume a seat with its token.
+    Reconnect(Box<ReconnectRequest>),
+    /// Add a spectator.
+    Watch { conn: Conn },
+    /// A message from a seated player's connection (found by its id, as
+    /// `keep_slot` may move the player to the other seat).
+    FromSeat { conn_id: u64, message: ClientMessage },
+    /// A connection closed.
+    Gone { conn_id: u64 },
+    /// The public snapshot, for `/slots` and the overview; `None` once the
+    /// table is only lingering (finished and deserted).
+    Snapshot { reply: oneshot::Sender<Option<SlotSnapshot>> },
+    /// The browser view, for rendering `/game/:id` on the server.
+    View { reply: oneshot::Sender<TableView> },
+}
+
+/// A player asking for a seat; `quick` refuses a table whose owner is away.
+pub struct JoinRequest {
+    pub who: Arrival,
+    pub token: String,
+    pub conn: Conn,
+    pub quick: bool,
+    pub reply: oneshot::Sender<Result<PlayerId, (SeatError, Conn)>>,
+}
+
+/// A player back with their token.
+pub struct ReconnectRequest {
+    pub token: String,
+    pub conn: Conn,
+    pub reply: oneshot::Sender<Result<PlayerId, SeatError>>,
+}
+
+/// Runs a table until it is deserted and its linger time has passed.
+pub async fn run(hub: Hub, handle: Arc<TableHandle>, mut table: Table, mut commands: mpsc::UnboundedReceiver<Command>) {
+    let mut seats: [Option<Conn>; 2] = [None, None];
+    let mut watchers: Vec<Conn> = Vec::new();
+    let now = || hub.now_ms();
+    let linger = hub.config().linger;
+    // A private room waits this long for its players; a matchmaking table
+    // gets its first player at once.
+    let room_wait = hub.config().room_wait;
+    let mut deserted_since: Option<Instant> = table.room_code.is_some().then(Instant::now);
+    // Set when a timer woke the task for nothing: a guard against spinning
+    // on a deadline the table does not act on.
+    let mut quiet_until: Option<Instant> = None;
+    loop {
+        let wake = table.next_deadline(now()).map(|t| hub.instant_of(t)).map(|w| quiet_until.map_or(w, |q| w.max(q)));
+        // A table that never started has nothing worth showing afterwards.
+        let linger = match (table.game(), &table.room_code) {
+            (Some(_), _) => linger,
+            (None, Some(_)) => room_wait,
+            (None, None) => std::time::Duration::ZERO,
+        };
+        let until_gone = deserted_since.map(|t| t + linger);
+        let deadline = [wake, until_gone].into_iter().flatten().min();
+        let command = tokio::select! {
+            biased;
+            c = commands.recv() => match c { Some(c) => Some(c), None => break },
+            () = sleep_until(deadline) => None,
+        };
+        if command.is_none() && until_gone.is_some_and(|t| t <= Instant::now()) {
+            break;
+        }
+        let mut out = Vec::new();
+        let mut changed = true;
+        match command {
+            None => {
+                out = table.tick(now());
+                quiet_until = out.is_empty().then(|| Instant::now() + std::time::Duration::from_millis(250));
+            }
+            Some(Command::Join(request)) => {
+                let JoinRequest { who, token, conn, quick, reply } = *request;
+                if quick && !table.is_open() {
+                    let _ = reply.send(Err((SeatError::Full, conn)));
+                    continue;
+                }
+                match table.join(who, token, now()) {
+                    Ok((id, o)) => {
+                        seats[id.index()] = Some(conn);
+                        out = o;
+                        let _ = reply.send(Ok(id));
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err((e, conn)));
+                        continue;
+                    }
+                }
+            }
+            Some(Command::Reconnect(request)) => {
+                let ReconnectRequest { token, conn, reply } = *request;
+                match table.reconnect(&token, now()) {
+                    Ok((id, o)) => {
+                        // A page reload can race its own disconnect: the
+                        // newer connection wins and the older one closes.
+                        seats[id.index()] = Some(conn);
+                        out = o;
+                        let _ = reply.send(Ok(id));
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                        continue;
+                    }
+                }
+            }
+            Some(Command::Watch { conn }) => {
+                watchers.push(conn);
+                table.set_spectators(watchers.len() as u32);
+            }
+            Some(Command::FromSeat { conn_id, message }) => {
+                let Some(seat) =
+                    PlayerId::BOTH.into_iter().find(|p| seats[p.index()].as_ref().is_some_and(|c| c.id == conn_id))
+                else {
+                    continue; // a connection replaced by a reconnect, or a spectator
+                };
+                let t = now();
+                out = match message {
+                    ClientMessage::Move { q, r } => table.play(seat, q, r, t),
+                    ClientMessage::BadMove(reason) => vec![Out::Send(To::Seat(seat), ServerMessage::rejected(reason))],
+                    ClientMessage::Swap => table.swap(seat, t),
+                    ClientMessage::Resign => table.resign(seat, t),
+                    ClientMessage::Chat(Some(line)) => {
+                        changed = false;
+                        table.chat(seat, line)
+                    }
+                    ClientMessage::KeepSlot => table.keep_slot(seat, hub.new_token()),
+                    ClientMessage::Chat(None) | ClientMessage::Hello | ClientMessage::Ping => continue,
+                };
+                if out.iter().all(|o| matches!(o, Out::Send(To::Seat(_), _))) {
+                    changed = false; // only a rejection or an error to the sender
+                }
+            }
+            Some(Command::Gone { conn_id }) => {
+                if let Some(i) = seats.iter().position(|c| c.as_ref().is_some_and(|c| c.id == conn_id)) {
+                    seats[i] = None;
+                    out = table.disconnect(PlayerId::BOTH[i], now());
+                } else {
+                    watchers.retain(|w| w.id != conn_id);
+                    table.set_spectators(watchers.len() as u32);
+                }
+            }
+            Some(Command::Snapshot { reply }) => {
+                let _ = reply.send(deserted_since.is_none().then(|| table.snapshot()));
+                continue;
+            }
+            Some(Command::View { reply }) => {
+                let _ = reply.send(table.view(now()));
+                continue;
+            }
+        }
+        journal(&hub, &out).await;
+        let mut dropped = deliver(&hub, &table, &mut seats, &mut watchers, out, changed, now());
+        // A player whose queue is full is too slow to keep up: their socket
+        // is closed and the reconnect window applies as for any drop.
+        while let Some(id) = dropped.pop() {
+            let out = table.disconnect(id, now());
+            dropped.extend(deliver(&hub, &table, &mut seats, &mut watchers, out, true, now()));
+        }
+        let was_deserted = deserted_since.is_some();
+        if table.is_deserted() && seats.iter().all(Option::is_none) {
+            deserted_since.get_or_insert_with(Instant::now);
+        } else {
+            deserted_since = None;
+        }
+        // Leaving the live lists (or coming back) is a change too.
+        let flipped = was_deserted != deserted_since.is_some();
+        if (changed || flipped) && !handle.dirty.swap(true, Ordering::AcqRel) {
+            hub.mark_changed(table.id);
+        }
+    }
+    hub.forget(table.id, table.room_code.as_deref());
+}
+
+/// Writes the journal entries among `out` and waits for them to be kept,
+/// so nobody hears of a move a crash could lose.
+async fn journal(hub: &Hub, out: &[Out]) {
+    let Some(journal) = hub.journal() else { return };
+    let entries: Vec<_> = out
+        .iter()
+        .filter_map(|o| match o {
+            Out::Journal(e) => Some(e.clone()),
+            _ => None,
+        })
+        .collect();
+    if !entries.is_empty() {
+        journal.write(entries).await;
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Writes each message once and hands the bytes to every recipient; then,
+/// if anything changed, the whole view to browser clients and spectators.
+/// Returns the seats whose connection was dropped for being too slow.
+fn deliver(
+    hub: &Hub,
+    table: &Table,
+    seats: &mut [Option<Conn>; 2],
+    watchers: &mut Vec<Conn>,
+    out: Vec<Out>,
+    changed: bool,
+    now: u64,
+) -> Vec<PlayerId> {
+    let mut dropped: Vec<PlayerId> = Vec::new();
+    let mut send = |seats: &mut [Option<Conn>; 2], id: PlayerId, bytes: &Utf8Bytes| {
+        if let Some(conn) = &seats[id.index()]
+            && !conn.send(Frame::Text(bytes.clone()))
+        {
+            seats[id.index()] = None;
+            dropped.push(id);
+        }
+    };
+    for o in out {
+        match o {
+            Out::Send(to, message) => {
+                let bytes = Utf8Bytes::from(message.to_json());
+                for id in PlayerId::BOTH {
+                    if matches!(to, To::Players | To::Everyone) || to == To::Seat(id) {
+                        send(seats, id, &bytes);
+                    }
+                }
+                if to == To::Everyone {
+                    watchers.retain(|w| w.send(Frame::Text(bytes.clone())));
+                }
+            }
+            Out::Close(id) => seats[id.index()] = None,
+            Out::Reseat { from, to } => {
+                let conn = seats[from.index()].take();
+                seats[to.index()] = conn;
+            }
+            Out::Relist => hub.relist(table.id, table.options),
+            Out::Archive(game) => hub.archive_game(*game),
+            // Written before delivery, in `run`.
+            Out::Journal(_) => {}
+        }
+    }
+    let browsers = seats.iter().flatten().any(|c| c.dialect == Dialect::Browser);
+    if changed && (browsers || !watchers.is_empty()) {
+        let bytes = Utf8Bytes::from(ServerMessage::State(Box::new(table.view(now))).to_json());
+        for id in PlayerId::BOTH {
+            if seats[id.index()].as_ref().is_some_and(|c| c.dialect == Dialect::Browser) {
+                send(seats, id, &bytes);
+            }
+        }
+        watchers.retain(|w| w.send(Frame::Text(bytes.clone())));
+    }
+    dropped
+}

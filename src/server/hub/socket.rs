@@ -1,0 +1,129 @@
+//! One task per WebSocket: it reads the client's frames, answers what needs
+//! no table (ping, hello, unreadable input), forwards the rest to the
+//! table's task, and writes whatever the table queued for it.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use futures_util::SinkExt;
+
+use super::actor::Command;
+use super::conn::Frame;
+use super::table::Arrival;
+use super::{Hub, JoinError, TableHandle};
+use crate::online::{ClientMessage, Dialect, PlayerId, ServerMessage, TableOptions, parse_client_message};
+
+/// Frames a seated player may have queued before being dropped as too slow.
+pub const PLAYER_QUEUE: usize = 256;
+/// Frames a spectator may have queued before being dropped.
+pub const WATCHER_QUEUE: usize = 64;
+/// Policy-violation close code, as hexgame sends after a refused join.
+const POLICY: u16 = 1008;
+
+/// How a player takes a seat.
+pub enum Seating {
+    /// Matchmaking in the pool of these options.
+    Quick(TableOptions, Arrival),
+    /// A table by id (hexgame's `/ws/join-slot`).
+    Table(u64, Arrival),
+    /// A private room by code.
+    Room(String, Arrival),
+    /// Back to a seat with its token.
+    Resume(u64, String),
+}
+
+/// Sends one error and closes, for a request refused before any seat.
+pub async fn refuse(mut socket: WebSocket, message: &str) {
+    let _ = socket.send(Message::Text(ServerMessage::error(message).to_json().into())).await;
+    let _ = socket.send(Message::Close(Some(CloseFrame { code: POLICY, reason: Utf8Bytes::from_static("") }))).await;
+}
+
+/// Seats the player, then relays until the socket closes.
+pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seating) {
+    let (conn, rx) = hub.new_conn(dialect, PLAYER_QUEUE);
+    let conn_id = conn.id;
+    let seated: Result<(Arc<TableHandle>, PlayerId), JoinError> = match seating {
+        Seating::Quick(options, who) => hub.quick_match(options, who, conn).await,
+        Seating::Table(id, who) => hub.join_table(id, who, conn).await,
+        Seating::Room(code, who) => hub.join_room(&code, who, conn).await,
+        Seating::Resume(id, token) => hub.reconnect(id, token, conn).await,
+    };
+    match seated {
+        Ok((table, _)) => relay(socket, rx, &table, conn_id, dialect, true).await,
+        Err(e) => refuse(socket, &e.message()).await,
+    }
+}
+
+/// Adds a spectator to table `id` and relays its view.
+pub async fn watch(socket: WebSocket, hub: Hub, id: u64) {
+    let (conn, rx) = hub.new_conn(Dialect::Browser, WATCHER_QUEUE);
+    let conn_id = conn.id;
+    match hub.watch(id, conn) {
+        Some(table) => relay(socket, rx, &table, conn_id, Dialect::Browser, false).await,
+        None => refuse(socket, "No live game has this id: it may have finished").await,
+    }
+}
+
+async fn relay(
+    mut socket: WebSocket,
+    mut rx: tokio::sync::mpsc::Receiver<Frame>,
+    table: &TableHandle,
+    conn_id: u64,
+    dialect: Dialect,
+    seated: bool,
+) {
+    loop {
+        tokio::select! {
+            frame = rx.recv() => {
+                let Some(Frame::Text(text)) = frame else {
+                    // The table let go of this connection.
+                    let _ = socket.send(Message::Close(None)).await;
+                    break;
+                };
+                if socket.feed(Message::Text(text)).await.is_err() {
+                    break;
+                }
+                // Everything else already queued goes out in one flush.
+                while let Ok(Frame::Text(text)) = rx.try_recv() {
+                    if socket.feed(Message::Text(text)).await.is_err() {
+                        break;
+                    }
+                }
+                if socket.flush().await.is_err() {
+                    break;
+                }
+            }
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Binary(_))) => {
+                        if reply(&mut socket, ServerMessage::error("Invalid JSON message")).await { continue } else { break }
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                };
+                let answer = match parse_client_message(&text, dialect) {
+                    Err(e) => Some(ServerMessage::error(e.message())),
+                    Ok(ClientMessage::Ping) => Some(ServerMessage::Pong {}),
+                    Ok(ClientMessage::Hello) => Some(ServerMessage::Hello { protocol_version: crate::online::PROTOCOL_VERSION }),
+                    Ok(_) if !seated => Some(ServerMessage::error("Spectators cannot move or chat")),
+                    Ok(message) => {
+                        if !table.send(Command::FromSeat { conn_id, message }) {
+                            Some(ServerMessage::error("This game has closed"))
+                        } else {
+                            None
+                        }
+                    }
+                };
+                if let Some(answer) = answer && !reply(&mut socket, answer).await {
+                    break;
+                }
+            }
+        }
+    }
+    table.send(Command::Gone { conn_id });
+}
+
+async fn reply(socket: &mut WebSocket, message: ServerMessage) -> bool {
+    socket.send(Message::Text(message.to_json().into())).await.is_ok()
+}

@@ -1,0 +1,263 @@
+//! The journal of tables in play. Each table writes its header (options,
+//! seats with their tokens, series score) when seats or games change, and
+//! every move, and waits for the write before telling anyone; a writer task
+//! commits whatever has queued up in one transaction. After a crash the
+//! hub reads it back and reopens every table, its players away: they come
+//! back with their tokens and the game goes on, clocks included.
+
+use serde::{Deserialize, Serialize};
+use sqlx::{AnyPool, Row};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::engine::Move;
+use crate::online::TableOptions;
+use crate::online::view::GameResult;
+
+/// A seat as the journal keeps it, secret included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedSeat {
+    pub name: Option<String>,
+    pub model: Option<String>,
+    #[serde(default)]
+    pub player_id: Option<String>,
+    pub token: String,
+}
+
+/// A table's state between moves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LiveHeader {
+    pub id: u64,
+    pub options: TableOptions,
+    pub room_code: Option<String>,
+    pub seats: [Option<SavedSeat>; 2],
+    pub game_number: u32,
+    pub score: [u32; 2],
+    pub finished: Vec<GameResult>,
+}
+
+/// One move of the game in play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveMove {
+    pub table_id: u64,
+    pub game_number: u32,
+    pub ply: u32,
+    pub mv: Move,
+    pub at_ms: u64,
+    pub clock_ms: Option<u64>,
+}
+
+/// What a table asks the journal to keep.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    Header(Box<LiveHeader>),
+    Move(LiveMove),
+    /// The series is over: forget the table.
+    Closed(u64),
+}
+
+/// Moves written by one statement, largest first (6 parameters each: well
+/// under the limits of SQLite and PostgreSQL).
+const CHUNK_SIZES: [usize; 4] = [64, 16, 4, 1];
+
+async fn insert_moves(tx: &mut sqlx::Transaction<'static, sqlx::Any>, moves: &[&Entry]) -> Result<(), sqlx::Error> {
+    let rows: Vec<String> = (0..moves.len())
+        .map(|k| {
+            let b = k * 6;
+            format!("(${}, ${}, ${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6)
+        })
+        .collect();
+    // Only placeholders are spliced in; every value is bound.
+    let sql = format!(
+        "INSERT INTO live_moves (table_id, game_number, ply, move, at_ms, clock_ms) VALUES {} \
+         ON CONFLICT (table_id, game_number, ply) DO NOTHING",
+        rows.join(", ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for entry in moves {
+        if let Entry::Move(m) = entry {
+            query = query
+                .bind(m.table_id as i64)
+                .bind(m.game_number as i32)
+                .bind(m.ply as i32)
+                .bind(m.mv.to_string())
+                .bind(m.at_ms as i64)
+                .bind(m.clock_ms.map(|c| c as i64));
+        }
+    }
+    query.execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// A table read back after a restart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Restored {
+    pub header: LiveHeader,
+    /// The current game's moves with the mover's clock after each.
+    pub moves: Vec<(Move, u64, Option<u64>)>,
+}
+
+struct Batch {
+    entries: Vec<Entry>,
+    done: oneshot::Sender<()>,
+}
+
+/// The journal's handle.
+#[derive(Clone)]
+pub struct Journal {
+    writes: mpsc::UnboundedSender<Batch>,
+}
+
+impl Journal {
+    /// Starts the writer task on `pool`.
+    pub fn start(pool: AnyPool) -> Journal {
+        let (writes, mut queue) = mpsc::unbounded_channel::<Batch>();
+        tokio::spawn(async move {
+            let postgres = match pool.acquire().await {
+                Ok(conn) => conn.backend_name().eq_ignore_ascii_case("postgresql"),
+                Err(_) => false,
+            };
+            while let Some(first) = queue.recv().await {
+                // Group commit: everything queued meanwhile goes in the
+                // same transaction.
+                let mut batches = vec![first];
+                while let Ok(more) = queue.try_recv() {
+                    batches.push(more);
+                    if batches.len() >= 512 {
+                        break;
+                    }
+                }
+                if let Err(e) = write(&pool, &batches, postgres).await {
+                    eprintln!("hexarena: the journal could not be written ({e}); play goes on unrecorded");
+                }
+                for b in batches {
+                    let _ = b.done.send(());
+                }
+            }
+        });
+        Journal { writes }
+    }
+
+    /// Writes `entries`; resolves once they are committed (or failed).
+    pub async fn write(&self, entries: Vec<Entry>) {
+        let (done, written) = oneshot::channel();
+        if self.writes.send(Batch { entries, done }).is_ok() {
+            let _ = written.await;
+        }
+    }
+}
+
+async fn write(pool: &AnyPool, batches: &[Batch], postgres: bool) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    if postgres {
+        // The journal guards against hexarena stopping, not PostgreSQL: a
+        // commit it has accepted survives us without waiting for its disk.
+        sqlx::query("SET LOCAL synchronous_commit = off").execute(&mut *tx).await?;
+    }
+    let entries: Vec<&Entry> = batches.iter().flat_map(|b| &b.entries).collect();
+    let mut i = 0;
+    while i < entries.len() {
+        // A run of moves (from any tables) goes in one multi-row insert.
+        let run = entries[i..].iter().take_while(|e| matches!(e, Entry::Move(_))).count();
+        if run > 0 {
+            // Chunks of a few fixed sizes, so each statement is prepared
+            // once and then found in the connection's cache.
+            let mut rest = &entries[i..i + run];
+            while !rest.is_empty() {
+                let size = CHUNK_SIZES.iter().copied().find(|&n| n <= rest.len()).unwrap_or(1);
+                insert_moves(&mut tx, &rest[..size]).await?;
+                rest = &rest[size..];
+            }
+            i += run;
+            continue;
+        }
+        match entries[i] {
+            Entry::Header(h) => {
+                sqlx::query(
+                    "INSERT INTO live_tables (id, options, room_code, seats, game_number, red_wins, blue_wins, finished, \
+                     updated_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO UPDATE SET \
+                     options = excluded.options, room_code = excluded.room_code, seats = excluded.seats, \
+                     game_number = excluded.game_number, red_wins = excluded.red_wins, blue_wins = excluded.blue_wins, \
+                     finished = excluded.finished, updated_at_ms = excluded.updated_at_ms",
+                )
+                .bind(h.id as i64)
+                .bind(json(&h.options))
+                .bind(h.room_code.clone())
+                .bind(json(&h.seats))
+                .bind(h.game_number as i32)
+                .bind(h.score[0] as i32)
+                .bind(h.score[1] as i32)
+                .bind(json(&h.finished))
+                .bind(crate::server::archive::wall_ms() as i64)
+                .execute(&mut *tx)
+                .await?;
+                // Moves of games already finished are in the archive.
+                sqlx::query("DELETE FROM live_moves WHERE table_id = $1 AND game_number <> $2")
+                    .bind(h.id as i64)
+                    .bind(h.game_number as i32)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Entry::Closed(id) => {
+                for table in ["live_moves WHERE table_id", "live_tables WHERE id"] {
+                    sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} = $1")))
+                        .bind(*id as i64)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+            Entry::Move(_) => {}
+        }
+        i += 1;
+    }
+    tx.commit().await
+}
+
+/// Every table the journal holds, with its current game's moves.
+pub async fn load(pool: &AnyPool) -> Result<Vec<Restored>, String> {
+    let rows = sqlx::query(
+        "SELECT id, options, room_code, seats, game_number, red_wins, blue_wins, finished FROM live_tables ORDER BY id",
+    )
+    .fetch_all(pool)
+    .await
+    .map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for row in rows {
+        let id: i64 = row.try_get("id").map_err(|e| e.to_string())?;
+        let text = |c: &str| row.try_get::<String, _>(c).map_err(|e| format!("table {id}: {e}"));
+        let int = |c: &str| row.try_get::<i64, _>(c).map_err(|e| format!("table {id}: {e}"));
+        let bad = |what: &str, e: serde_json::Error| format!("table {id}: unreadable {what}: {e}");
+        let header = LiveHeader {
+            id: id as u64,
+            options: serde_json::from_str(&text("options")?).map_err(|e| bad("options", e))?,
+            room_code: row.try_get::<Option<String>, _>("room_code").map_err(|e| e.to_string())?,
+            seats: serde_json::from_str(&text("seats")?).map_err(|e| bad("seats", e))?,
+            game_number: int("game_number")? as u32,
+            score: [int("red_wins")? as u32, int("blue_wins")? as u32],
+            finished: serde_json::from_str(&text("finished")?).map_err(|e| bad("finished games", e))?,
+        };
+        let moves = sqlx::query(
+            "SELECT move, at_ms, clock_ms FROM live_moves WHERE table_id = $1 AND game_number = $2 ORDER BY ply",
+        )
+        .bind(id)
+        .bind(header.game_number as i32)
+        .fetch_all(pool)
+        .await
+        .map_err(|e| e.to_string())?
+        .iter()
+        .map(|m| {
+            let text: String = m.try_get("move").map_err(|e| e.to_string())?;
+            let mv = Move::parse(&text, header.options.size).map_err(|e| format!("table {id}: move {text}: {e}"))?;
+            let at: i64 = m.try_get("at_ms").map_err(|e| e.to_string())?;
+            let clock: Option<i64> = m.try_get("clock_ms").map_err(|e| e.to_string())?;
+            Ok((mv, at.max(0) as u64, clock.map(|c| c.max(0) as u64)))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+        out.push(Restored { header, moves });
+    }
+    Ok(out)
+}
+
+/// A JSON column: plain data with string keys, so serialising cannot fail.
+fn json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}

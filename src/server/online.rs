@@ -1,0 +1,256 @@
+//! The live-play endpoints: hexgame protocol v1 (`/ws/matchmake`,
+//! `/ws/join-slot`, `/ws/reconnect`, `/slots`, `/ws/slots`,
+//! `/api/statistics`) and our browser protocol (`/ws/play`, `/ws/watch`,
+//! `/ws/overview`).
+
+use std::collections::HashMap;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
+use axum::response::Response;
+use axum::routing::get;
+use serde_json::json;
+
+use super::hub::Hub;
+use super::hub::socket::{self, Seating};
+use super::hub::table::Arrival;
+use crate::online::{Dialect, TableOptions, TimeControl};
+
+/// The live-play routes, ready to merge into the app's router.
+pub fn routes<S: Clone + Send + Sync + 'static>(hub: Hub) -> Router<S> {
+    Router::new()
+        .route("/ws/matchmake", get(matchmake))
+        .route("/ws/join-slot", get(join_slot))
+        .route("/ws/reconnect", get(reconnect))
+        .route("/slots", get(slots))
+        .route("/ws/slots", get(slots_feed))
+        .route("/api/statistics", get(statistics))
+        .route("/ws/play", get(play))
+        .route("/ws/watch", get(watch))
+        .route("/ws/overview", get(overview_feed))
+        .with_state(hub)
+}
+
+type Params = Query<HashMap<String, String>>;
+
+/// Small buffers keep an idle connection cheap (they grow for a large frame
+/// and shrink back); frames above 64 KiB end the
+/// connection, frames above 4 KiB get hexgame's "Message too large".
+fn upgrade(ws: WebSocketUpgrade) -> WebSocketUpgrade {
+    ws.read_buffer_size(1024).write_buffer_size(1024).max_message_size(64 << 10).max_frame_size(64 << 10)
+}
+
+/// A whole number from the query, or the error text hexgame would give.
+fn integer(params: &HashMap<String, String>, key: &str) -> Result<Option<i64>, String> {
+    match params.get(key) {
+        None => Ok(None),
+        Some(v) => v.trim().parse().map(Some).map_err(|_| format!("{key} must be an integer, not {v:?}")),
+    }
+}
+
+/// A display label as hexgame cleans it: printable, trimmed, at most 80 characters.
+fn label(params: &HashMap<String, String>, key: &str) -> Option<String> {
+    let cleaned: String = params.get(key)?.chars().filter(|c| !c.is_control()).collect();
+    let cleaned = cleaned.trim();
+    (!cleaned.is_empty()).then(|| cleaned.chars().take(80).collect())
+}
+
+fn arrival(params: &HashMap<String, String>) -> Arrival {
+    Arrival {
+        name: label(params, "username").or_else(|| label(params, "name")),
+        model: label(params, "model_name"),
+        player_id: None,
+    }
+}
+
+fn v1_options(params: &HashMap<String, String>) -> Result<TableOptions, String> {
+    let size = integer(params, "board_size")?.ok_or("board_size is required")?;
+    let series = integer(params, "series_length")?.unwrap_or(1);
+    if let Some(first) = integer(params, "first_player")?
+        && first != -1
+        && first != 1
+    {
+        return Err("Invalid first_player value".into());
+    }
+    TableOptions::v1(size, series).map_err(str::to_string)
+}
+
+async fn matchmake(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+    upgrade(ws).on_upgrade(move |socket| async move {
+        match v1_options(&params) {
+            Ok(options) => socket::play(socket, hub, Dialect::V1, Seating::Quick(options, arrival(&params))).await,
+            Err(e) => socket::refuse(socket, &e).await,
+        }
+    })
+}
+
+async fn join_slot(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+    upgrade(ws).on_upgrade(move |socket| async move {
+        match integer(&params, "slot_id") {
+            Ok(Some(id)) if id > 0 => {
+                socket::play(socket, hub, Dialect::V1, Seating::Table(id as u64, arrival(&params))).await
+            }
+            Ok(_) => socket::refuse(socket, "Slot does not exist").await,
+            Err(e) => socket::refuse(socket, &e).await,
+        }
+    })
+}
+
+async fn reconnect(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+    upgrade(ws).on_upgrade(move |socket| async move {
+        let token = params.get("token").cloned().unwrap_or_default();
+        match integer(&params, "slot_id") {
+            Ok(Some(id)) if id > 0 => socket::play(socket, hub, Dialect::V1, Seating::Resume(id as u64, token)).await,
+            Ok(_) => socket::refuse(socket, "Slot is not available for reconnect").await,
+            Err(e) => socket::refuse(socket, &e).await,
+        }
+    })
+}
+
+/// `GET /slots`: every live table, fresh.
+async fn slots(State(hub): State<Hub>) -> Json<Vec<crate::online::SlotSnapshot>> {
+    Json(hub.snapshots().await)
+}
+
+/// `GET /api/statistics`: hexgame's shape (plus ratings and games per
+/// day); `persistence_enabled: false` and empty when the hub keeps no
+/// archive, as hexgame-server answers without a database.
+async fn statistics(State(hub): State<Hub>) -> Response {
+    use axum::response::IntoResponse;
+    let Some(archive) = hub.archive() else {
+        return Json(crate::online::records::Statistics::default()).into_response();
+    };
+    match super::archive::read::statistics(archive.pool(), super::archive::wall_ms() as i64).await {
+        Ok(stats) => Json(stats).into_response(),
+        Err(e) => {
+            eprintln!("hexarena: statistics: {e}");
+            (
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                Json(json!({"error": "The statistics are unavailable right now"})),
+            )
+                .into_response()
+        }
+    }
+}
+
+/// `/ws/slots`: the whole list now, then again whenever tables change, at
+/// most once per `HEXARENA_SLOTS_FEED_MS` (a slow reader skips to the latest).
+async fn slots_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response {
+    upgrade(ws).on_upgrade(move |mut socket: WebSocket| async move {
+        let mut feed = hub.feeds().slots.subscribe();
+        let first = serde_json::to_string(&hub.snapshots().await).unwrap_or_else(|_| "[]".into());
+        if socket.send(Message::Text(first.into())).await.is_err() {
+            return;
+        }
+        feed.borrow_and_update();
+        loop {
+            tokio::select! {
+                changed = feed.changed() => {
+                    if changed.is_err() { break }
+                    let list = feed.borrow_and_update().clone();
+                    if socket.send(Message::Text(list)).await.is_err() { break }
+                    tokio::time::sleep(hub.config().slots_feed_interval).await;
+                }
+                incoming = socket.recv() => match incoming {
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                    _ => {}
+                }
+            }
+        }
+    })
+}
+
+/// `/ws/overview`: every table once, then only changes.
+async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response {
+    upgrade(ws).on_upgrade(move |mut socket: WebSocket| async move {
+        let mut feed = hub.feeds().changes.subscribe();
+        let slots = serde_json::to_string(&hub.snapshots().await).unwrap_or_else(|_| "[]".into());
+        let first = format!(r#"{{"type":"slots","payload":{{"full":true,"slots":{slots},"removed":[]}}}}"#);
+        if socket.send(Message::Text(first.into())).await.is_err() {
+            return;
+        }
+        loop {
+            tokio::select! {
+                update = feed.recv() => {
+                    let text = match update {
+                        Ok(text) => text,
+                        // Too slow: skip what was missed and start again from the whole list.
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => hub.feeds().full_update(),
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                    };
+                    if socket.send(Message::Text(text)).await.is_err() { break }
+                }
+                incoming = socket.recv() => match incoming {
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                    _ => {}
+                }
+            }
+        }
+    })
+}
+
+/// `/ws/play`: a browser player. `mode=quick` (with `size`, `series`,
+/// `swap`, `time`), `mode=room&code=…`, or `mode=resume&game=…&token=…`.
+async fn play(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+    upgrade(ws).on_upgrade(move |socket| async move {
+        let who = match who_plays(&hub, &params).await {
+            Ok(who) => who,
+            Err(e) => return socket::refuse(socket, &e).await,
+        };
+        match browser_seating(&params, who) {
+            Ok(seating) => socket::play(socket, hub, Dialect::Browser, seating).await,
+            Err(e) => socket::refuse(socket, &e).await,
+        }
+    })
+}
+
+/// The person at a browser: a registered player when `player` and `secret`
+/// check out, else whatever name they typed (not rated).
+async fn who_plays(hub: &Hub, params: &HashMap<String, String>) -> Result<Arrival, String> {
+    let typed = Arrival { name: label(params, "name"), model: None, player_id: None };
+    let (Some(id), Some(secret)) = (params.get("player"), params.get("secret")) else { return Ok(typed) };
+    let Some(archive) = hub.archive() else { return Ok(typed) };
+    match super::identity::verify(archive.pool(), id, secret).await {
+        Ok(name) => Ok(Arrival { name: Some(name), model: None, player_id: Some(id.clone()) }),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Reads a browser's table options (shared with the create-room action).
+pub fn browser_options(params: &HashMap<String, String>) -> Result<TableOptions, String> {
+    let size = integer(params, "size")?.unwrap_or(11);
+    let series = integer(params, "series")?.unwrap_or(1);
+    let swap = match params.get("swap").map(String::as_str) {
+        None | Some("") => TableOptions::default_swap(size.clamp(0, 255) as u8),
+        Some("1" | "on" | "true" | "yes") => true,
+        Some("0" | "off" | "false" | "no") => false,
+        Some(other) => return Err(format!("swap must be on or off, not {other:?}")),
+    };
+    let time = TimeControl::parse(params.get("time").map_or("", String::as_str))?;
+    TableOptions::browser(size, series, swap, time)
+}
+
+fn browser_seating(params: &HashMap<String, String>, who: Arrival) -> Result<Seating, String> {
+    match params.get("mode").map(String::as_str) {
+        Some("quick") => Ok(Seating::Quick(browser_options(params)?, who)),
+        Some("room") => Ok(Seating::Room(params.get("code").cloned().unwrap_or_default(), who)),
+        Some("resume") => {
+            let id = integer(params, "game")?.filter(|&g| g > 0).ok_or("game is required to resume")?;
+            Ok(Seating::Resume(id as u64, params.get("token").cloned().unwrap_or_default()))
+        }
+        _ => Err("mode must be quick, room or resume".into()),
+    }
+}
+
+/// `/ws/watch?game=…`: a spectator.
+async fn watch(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+    upgrade(ws).on_upgrade(move |socket| async move {
+        match integer(&params, "game") {
+            Ok(Some(id)) if id > 0 => socket::watch(socket, hub, id as u64).await,
+            Ok(_) => socket::refuse(socket, "game is required").await,
+            Err(e) => socket::refuse(socket, &e).await,
+        }
+    })
+}

@@ -1,0 +1,79 @@
+//! A WebSocket client for tests: JSON in, JSON out, with timeouts so a
+//! missing message fails the test instead of hanging it.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// One client connection.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    /// Connects to `path` (with its query) on the test server.
+    pub async fn connect(addr: std::net::SocketAddr, path: &str) -> Client {
+        let (ws, _) =
+            tokio_tungstenite::connect_async(format!("ws://{addr}{path}")).await.expect("WebSocket handshake");
+        Client { ws }
+    }
+
+    /// Sends a text frame as is.
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).await.expect("send");
+    }
+
+    /// Sends `{"type": kind, "payload": payload}`.
+    pub async fn send(&mut self, kind: &str, payload: Value) {
+        self.send_text(&serde_json::json!({"type": kind, "payload": payload}).to_string()).await;
+    }
+
+    /// Sends a move.
+    pub async fn play(&mut self, q: i64, r: i64) {
+        self.send("move", serde_json::json!({"q": q, "r": r})).await;
+    }
+
+    /// The next JSON message, or `None` when the server closed.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let frame =
+                tokio::time::timeout(Duration::from_secs(10), self.ws.next()).await.expect("a message within 10 s");
+            match frame {
+                Some(Ok(Message::Text(t))) => return Some(serde_json::from_str(&t).expect("JSON from the server")),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    /// The next message, which must be of type `kind`; returns its payload.
+    pub async fn expect(&mut self, kind: &str) -> Value {
+        let m = self.next().await.unwrap_or_else(|| panic!("connection closed while waiting for {kind}"));
+        assert_eq!(m["type"], kind, "expected {kind}, got {m}");
+        m["payload"].clone()
+    }
+
+    /// Skips messages until one of type `kind` (e.g. past `state` updates).
+    pub async fn until(&mut self, kind: &str) -> Value {
+        loop {
+            let m = self.next().await.unwrap_or_else(|| panic!("connection closed while waiting for {kind}"));
+            if m["type"] == kind {
+                return m["payload"].clone();
+            }
+        }
+    }
+
+    /// Waits for the server to close the connection, skipping messages.
+    pub async fn closed(&mut self) {
+        while self.next().await.is_some() {}
+    }
+
+    /// Closes from the client side.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
