@@ -1,8 +1,34 @@
 //! The hexarena server: renders the pages, serves the WebAssembly client.
 
 #[cfg(feature = "ssr")]
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
+fn main() -> std::process::ExitCode {
+    // Worker threads: one per core unless HEXARENA_WORKER_THREADS says.
+    let workers = match std::env::var("HEXARENA_WORKER_THREADS").ok().filter(|v| !v.trim().is_empty()) {
+        None => None,
+        Some(v) => match v.trim().parse::<usize>() {
+            Ok(n) if (1..=1024).contains(&n) => Some(n),
+            _ => {
+                eprintln!("hexarena: HEXARENA_WORKER_THREADS must be a whole number from 1 to 1024, not '{v}'");
+                return std::process::ExitCode::FAILURE;
+            }
+        },
+    };
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    runtime.enable_all();
+    if let Some(n) = workers {
+        runtime.worker_threads(n);
+    }
+    match runtime.build() {
+        Ok(rt) => rt.block_on(serve()),
+        Err(e) => {
+            eprintln!("hexarena: cannot start the async runtime: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(feature = "ssr")]
+async fn serve() -> std::process::ExitCode {
     use std::process::ExitCode;
 
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,7 +75,11 @@ async fn main() -> std::process::ExitCode {
         }
     };
     println!("hexarena listening on http://{addr}");
-    let persistence = match hexarena::server::hub::Persistence::open(database).await {
+    let journal_place = hexarena::server::journal::JournalPlace::choose(
+        std::env::var("HEXARENA_JOURNAL").ok().as_deref(),
+        database_url.as_deref().unwrap_or(hexarena::server::database::DEFAULT_URL),
+    );
+    let persistence = match hexarena::server::hub::Persistence::open(database, &journal_place).await {
         Ok(p) => p,
         Err(e) => {
             eprintln!("hexarena: cannot read the games in play: {e}");

@@ -38,9 +38,13 @@ impl Drop for Server {
 }
 
 /// Starts `target/…/hexarena` on `port` with the database at `url`.
-async fn start(url: &str, port: u16) -> Server {
+async fn start(url: &str, journal: Option<&str>, port: u16) -> Server {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hexarena"));
+    if let Some(place) = journal {
+        command.env("HEXARENA_JOURNAL", place);
+    }
     let child = Server(
-        Command::new(env!("CARGO_BIN_EXE_hexarena"))
+        command
             .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
             .env("LEPTOS_SITE_ROOT", "target/site")
             .env("LEPTOS_OUTPUT_NAME", "hexarena")
@@ -63,10 +67,10 @@ async fn state(c: &mut Client) -> Value {
     c.until("state").await
 }
 
-async fn kill_and_restart(url: &str) {
+async fn kill_and_restart(url: &str, journal: Option<&str>) {
     let port = free_port();
     let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let mut server = start(url, port).await;
+    let mut server = start(url, journal, port).await;
 
     let query = "mode=quick&size=5&series=1&swap=off&time=10%2B2";
     let mut red = Client::connect(addr, &format!("/ws/play?{query}&name=Rae")).await;
@@ -93,7 +97,7 @@ async fn kill_and_restart(url: &str) {
     server.wait().expect("reap it");
     drop((red, blue));
 
-    let server = start(url, port).await;
+    let server = start(url, journal, port).await;
     let mut red = Client::connect(addr, &format!("/ws/play?mode=resume&game={id}&token={red_token}")).await;
     assert_eq!(red.expect("reconnected").await["player"], -1);
     let s = state(&mut red).await;
@@ -138,7 +142,16 @@ async fn kill_and_restart(url: &str) {
     }
     let record = record.expect("the game is archived");
     assert_eq!(record.moves, ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2", "e1"], "every move exactly once");
-    let live: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM live_tables").fetch_one(&pool).await.unwrap();
+    let place = hexarena::server::journal::JournalPlace::choose(journal, url);
+    let live = match &place {
+        hexarena::server::journal::JournalPlace::File(path) => {
+            assert!(path.exists(), "the journal file {} exists", path.display());
+            hexarena::server::journal::load_file(path).unwrap().len() as i64
+        }
+        hexarena::server::journal::JournalPlace::Database => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM live_tables").fetch_one(&pool).await.unwrap()
+        }
+    };
     assert_eq!(live, 0, "a finished series leaves the journal");
     pool.close().await;
     drop(server);
@@ -147,12 +160,19 @@ async fn kill_and_restart(url: &str) {
 #[tokio::test]
 async fn a_killed_server_resumes_games_in_sqlite() {
     let url = fresh_database(false).await.unwrap();
-    kill_and_restart(&url).await;
+    // The default: a journal file beside the database file.
+    kill_and_restart(&url, None).await;
+}
+
+#[tokio::test]
+async fn a_killed_server_resumes_games_journalled_in_the_sqlite_database() {
+    let url = fresh_database(false).await.unwrap();
+    kill_and_restart(&url, Some("database")).await;
 }
 
 #[tokio::test]
 async fn a_killed_server_resumes_games_in_postgres() {
     let Some(url) = fresh_database(true).await else { return };
     // The binary migrates the fresh database itself.
-    kill_and_restart(&url).await;
+    kill_and_restart(&url, None).await;
 }

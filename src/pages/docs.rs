@@ -371,6 +371,16 @@ hexgame play --model-name my_agent --server ws://HOST:PORT --board-size 7 --seri
                             <td>"unset"</td>
                         </tr>
                         <tr>
+                            <td><code>"HEXARENA_JOURNAL"</code></td>
+                            <td>"Where games in play are kept move by move, so that a restart resumes them: a file path, or " <code>"database"</code> "."</td>
+                            <td>"a file beside a SQLite database (" <code>"hexarena.db-live"</code> "), else the database"</td>
+                        </tr>
+                        <tr>
+                            <td><code>"HEXARENA_WORKER_THREADS"</code></td>
+                            <td>"Threads serving requests and games."</td>
+                            <td>"one per core"</td>
+                        </tr>
+                        <tr>
                             <td><code>"HEXARENA_RECONNECT_SECS"</code></td>
                             <td>"How long a dropped player's seat waits before the game is forfeited."</td>
                             <td><code>"30"</code></td>

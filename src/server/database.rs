@@ -72,3 +72,49 @@ pub async fn open(url: Option<&str>, migrate: bool) -> Result<AnyPool, DatabaseE
     }
     Ok(pool)
 }
+
+/// Rows per multi-row statement, largest first: a few fixed sizes, so each
+/// statement is prepared once and then found in the connection's cache.
+const ROW_CHUNKS: [usize; 4] = [64, 16, 4, 1];
+
+/// Splits `rows` into runs of the sizes in [`ROW_CHUNKS`], for inserts of
+/// many rows in few statements.
+pub fn row_chunks<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
+    let mut rest = rows;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let size = ROW_CHUNKS.iter().copied().find(|&n| n <= rest.len()).unwrap_or(1);
+        let (chunk, tail) = rest.split_at(size);
+        rest = tail;
+        Some(chunk)
+    })
+}
+
+/// `($1, $2), ($3, $4)…`: the placeholders of `rows` rows of `columns`
+/// values each (only placeholders: every value is bound).
+pub fn values_placeholders(rows: usize, columns: usize) -> String {
+    (0..rows)
+        .map(|row| {
+            let cells: Vec<String> = (1..=columns).map(|c| format!("${}", row * columns + c)).collect();
+            format!("({})", cells.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_go_in_few_statements_of_fixed_sizes() {
+        let rows: Vec<u32> = (0..87).collect();
+        let sizes: Vec<usize> = row_chunks(&rows).map(<[u32]>::len).collect();
+        assert_eq!(sizes, [64, 16, 4, 1, 1, 1]);
+        assert_eq!(row_chunks(&rows).flatten().copied().collect::<Vec<_>>(), rows);
+        assert_eq!(row_chunks::<u32>(&[]).count(), 0);
+        assert_eq!(values_placeholders(2, 3), "($1, $2, $3), ($4, $5, $6)");
+    }
+}

@@ -17,7 +17,8 @@ pub async fn start_server() -> std::net::SocketAddr {
 /// Starts a server that archives into the database at `url` (migrated).
 pub async fn start_server_with_archive(url: &str) -> std::net::SocketAddr {
     let pool = hexarena::server::database::open(Some(url), true).await.expect("open the test database");
-    let persistence = hexarena::server::hub::Persistence::open(pool).await.expect("read the journal");
+    let place = hexarena::server::journal::JournalPlace::choose(None, url);
+    let persistence = hexarena::server::hub::Persistence::open(pool, &place).await.expect("read the journal");
     let first = persistence.archive.last_series_id().await.expect("read the archive") + 1;
     let hub = hexarena::server::hub::Hub::start_with(
         hexarena::server::hub::config::HubConfig::default(),

@@ -97,8 +97,15 @@ impl Archive {
         let (writes, mut queue) = mpsc::unbounded_channel::<FinishedGame>();
         let writer = pool.clone();
         tokio::spawn(async move {
-            while let Some(game) = queue.recv().await {
-                if let Err(e) = write::record(&writer, &game).await {
+            while let Some(first) = queue.recv().await {
+                // Games that finished meanwhile share one transaction.
+                let mut games = vec![first];
+                while games.len() < 256
+                    && let Ok(more) = queue.try_recv()
+                {
+                    games.push(more);
+                }
+                for (game, e) in write::record_all(&writer, &games).await {
                     eprintln!("hexarena: game {}-{} was not archived: {e}", game.series_id, game.number);
                 }
             }

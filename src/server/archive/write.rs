@@ -3,6 +3,8 @@
 
 use sqlx::{Any, AnyPool, Transaction};
 
+use crate::server::database::{row_chunks, values_placeholders};
+
 use super::{FinishedGame, PlayerKey, SeatLabel};
 use crate::online::PlayerId;
 use crate::rating::Glicko2;
@@ -21,13 +23,41 @@ fn colour(p: PlayerId) -> &'static str {
     p.color().as_str()
 }
 
+/// Writes `games` in one transaction; if that fails, each in its own, so
+/// one bad game costs only itself. Returns the games that were not written.
+pub async fn record_all<'a>(pool: &AnyPool, games: &'a [FinishedGame]) -> Vec<(&'a FinishedGame, sqlx::Error)> {
+    if games.len() > 1 {
+        let together = async {
+            let mut tx = pool.begin().await?;
+            for game in games {
+                record(&mut tx, game).await?;
+            }
+            tx.commit().await
+        };
+        if together.await.is_ok() {
+            return Vec::new();
+        }
+    }
+    let mut failed = Vec::new();
+    for game in games {
+        let alone = async {
+            let mut tx = pool.begin().await?;
+            record(&mut tx, game).await?;
+            tx.commit().await
+        };
+        if let Err(e) = alone.await {
+            failed.push((game, e));
+        }
+    }
+    failed
+}
+
 /// Writes `game` (times already wall-clock) and, when both seats are known
-/// players, their new ratings.
-pub async fn record(pool: &AnyPool, game: &FinishedGame) -> Result<(), sqlx::Error> {
-    let mut tx = pool.begin().await?;
+/// players, their new ratings, in `tx`.
+pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> Result<(), sqlx::Error> {
     let keys: [Option<PlayerKey>; 2] = [game.seats[0].player(), game.seats[1].player()];
     for key in keys.iter().flatten() {
-        upsert_player(&mut tx, key, &game.seats, game.finished_ms).await?;
+        upsert_player(tx, key, &game.seats, game.finished_ms).await?;
     }
     let id_of = |i: usize| keys[i].as_ref().map(|k| k.id.clone());
     let tc = game.options.time_control;
@@ -58,7 +88,7 @@ pub async fn record(pool: &AnyPool, game: &FinishedGame) -> Result<(), sqlx::Err
     .bind(game.started_ms as i64)
     .bind(game.series_winner.map(|_| game.finished_ms as i64))
     .bind(game.room_code.clone())
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
 
     let rated = matches!((&keys[0], &keys[1]), (Some(a), Some(b)) if a.id != b.id);
@@ -80,21 +110,28 @@ pub async fn record(pool: &AnyPool, game: &FinishedGame) -> Result<(), sqlx::Err
     .bind(rated)
     .bind(game.started_ms as i64)
     .bind(game.finished_ms as i64)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
-    for (ply, m) in game.moves.iter().enumerate() {
-        sqlx::query("INSERT INTO game_moves (game_id, ply, move, played_at_ms, clock_ms) VALUES ($1, $2, $3, $4, $5)")
-            .bind(game_id.clone())
-            .bind(ply as i32)
-            .bind(m.to_string())
-            .bind(game.times.get(ply).copied().unwrap_or(game.finished_ms) as i64)
-            .bind(game.clocks.get(ply).copied().flatten().map(|c| c as i64))
-            .execute(&mut *tx)
-            .await?;
+    let plies: Vec<usize> = (0..game.moves.len()).collect();
+    for chunk in row_chunks(&plies) {
+        let sql = format!(
+            "INSERT INTO game_moves (game_id, ply, move, played_at_ms, clock_ms) VALUES {}",
+            values_placeholders(chunk.len(), 5)
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for &ply in chunk {
+            query = query
+                .bind(game_id.clone())
+                .bind(ply as i32)
+                .bind(game.moves[ply].to_string())
+                .bind(game.times.get(ply).copied().unwrap_or(game.finished_ms) as i64)
+                .bind(game.clocks.get(ply).copied().flatten().map(|c| c as i64));
+        }
+        query.execute(&mut **tx).await?;
     }
     if let (true, Some(red), Some(blue)) = (rated, &keys[0], &keys[1]) {
         let (winner, loser) = if game.winner == PlayerId::Red { (red, blue) } else { (blue, red) };
-        let (w, l) = (rating_of(&mut tx, &winner.id).await?, rating_of(&mut tx, &loser.id).await?);
+        let (w, l) = (rating_of(tx, &winner.id).await?, rating_of(tx, &loser.id).await?);
         let (w2, l2) = Glicko2::after_game(w, l);
         for (key, r) in [(winner, w2), (loser, l2)] {
             sqlx::query("UPDATE players SET rating = $1, rating_deviation = $2, volatility = $3 WHERE id = $4")
@@ -102,7 +139,7 @@ pub async fn record(pool: &AnyPool, game: &FinishedGame) -> Result<(), sqlx::Err
                 .bind(r.deviation)
                 .bind(r.volatility)
                 .bind(key.id.clone())
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await?;
             sqlx::query(
                 "INSERT INTO rating_history (player_id, game_id, rating, deviation, at_ms) VALUES ($1, $2, $3, $4, $5)",
@@ -112,11 +149,11 @@ pub async fn record(pool: &AnyPool, game: &FinishedGame) -> Result<(), sqlx::Err
             .bind(r.rating)
             .bind(r.deviation)
             .bind(game.finished_ms as i64)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?;
         }
     }
-    tx.commit().await
+    Ok(())
 }
 
 async fn upsert_player(

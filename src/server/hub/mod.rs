@@ -24,7 +24,7 @@ use self::conn::Conn;
 use self::table::{Arrival, SeatError, Table};
 use crate::online::{PlayerId, SlotSnapshot, TableOptions, TableView};
 use crate::server::archive::{Archive, FinishedGame};
-use crate::server::journal::{Journal, Restored};
+use crate::server::journal::{Journal, JournalPlace, Restored};
 
 /// A running table as the hub sees it.
 pub struct TableHandle {
@@ -97,10 +97,11 @@ pub struct Persistence {
 }
 
 impl Persistence {
-    /// Opens both on `pool` and reads back the tables in play.
-    pub async fn open(pool: sqlx::AnyPool) -> Result<Persistence, String> {
-        let restored = crate::server::journal::load(&pool).await?;
-        Ok(Persistence { archive: Archive::start(pool.clone()), journal: Journal::start(pool), restored })
+    /// Opens the archive on `pool` and the journal at `place`, and reads
+    /// back the tables in play.
+    pub async fn open(pool: sqlx::AnyPool, place: &JournalPlace) -> Result<Persistence, String> {
+        let (journal, restored) = Journal::open(place, &pool).await?;
+        Ok(Persistence { archive: Archive::start(pool), journal, restored })
     }
 }
 

@@ -1,76 +1,19 @@
-//! The journal of tables in play. Each table writes its header (options,
-//! seats with their tokens, series score) when seats or games change, and
-//! every move, and waits for the write before telling anyone; a writer task
-//! commits whatever has queued up in one transaction. After a crash the
-//! hub reads it back and reopens every table, its players away: they come
-//! back with their tokens and the game goes on, clocks included.
+//! The journal kept in the database (`live_tables`, `live_moves`): a writer
+//! task commits whatever has queued up in one transaction.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sqlx::{AnyPool, Row};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
+use super::{Batch, Entry, LiveHeader, Restored};
 use crate::engine::Move;
-use crate::online::TableOptions;
-use crate::online::view::GameResult;
-
-/// A seat as the journal keeps it, secret included.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SavedSeat {
-    pub name: Option<String>,
-    pub model: Option<String>,
-    #[serde(default)]
-    pub player_id: Option<String>,
-    pub token: String,
-}
-
-/// A table's state between moves.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LiveHeader {
-    pub id: u64,
-    pub options: TableOptions,
-    pub room_code: Option<String>,
-    pub seats: [Option<SavedSeat>; 2],
-    pub game_number: u32,
-    pub score: [u32; 2],
-    pub finished: Vec<GameResult>,
-}
-
-/// One move of the game in play.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LiveMove {
-    pub table_id: u64,
-    pub game_number: u32,
-    pub ply: u32,
-    pub mv: Move,
-    pub at_ms: u64,
-    pub clock_ms: Option<u64>,
-}
-
-/// What a table asks the journal to keep.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Entry {
-    Header(Box<LiveHeader>),
-    Move(LiveMove),
-    /// The series is over: forget the table.
-    Closed(u64),
-}
-
-/// Moves written by one statement, largest first (6 parameters each: well
-/// under the limits of SQLite and PostgreSQL).
-const CHUNK_SIZES: [usize; 4] = [64, 16, 4, 1];
+use crate::server::database::{row_chunks, values_placeholders};
 
 async fn insert_moves(tx: &mut sqlx::Transaction<'static, sqlx::Any>, moves: &[&Entry]) -> Result<(), sqlx::Error> {
-    let rows: Vec<String> = (0..moves.len())
-        .map(|k| {
-            let b = k * 6;
-            format!("(${}, ${}, ${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6)
-        })
-        .collect();
-    // Only placeholders are spliced in; every value is bound.
     let sql = format!(
         "INSERT INTO live_moves (table_id, game_number, ply, move, at_ms, clock_ms) VALUES {} \
          ON CONFLICT (table_id, game_number, ply) DO NOTHING",
-        rows.join(", ")
+        values_placeholders(moves.len(), 6)
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
     for entry in moves {
@@ -88,62 +31,31 @@ async fn insert_moves(tx: &mut sqlx::Transaction<'static, sqlx::Any>, moves: &[&
     Ok(())
 }
 
-/// A table read back after a restart.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Restored {
-    pub header: LiveHeader,
-    /// The current game's moves with the mover's clock after each.
-    pub moves: Vec<(Move, u64, Option<u64>)>,
-}
-
-struct Batch {
-    entries: Vec<Entry>,
-    done: oneshot::Sender<()>,
-}
-
-/// The journal's handle.
-#[derive(Clone)]
-pub struct Journal {
-    writes: mpsc::UnboundedSender<Batch>,
-}
-
-impl Journal {
-    /// Starts the writer task on `pool`.
-    pub fn start(pool: AnyPool) -> Journal {
-        let (writes, mut queue) = mpsc::unbounded_channel::<Batch>();
-        tokio::spawn(async move {
-            let postgres = match pool.acquire().await {
-                Ok(conn) => conn.backend_name().eq_ignore_ascii_case("postgresql"),
-                Err(_) => false,
-            };
-            while let Some(first) = queue.recv().await {
-                // Group commit: everything queued meanwhile goes in the
-                // same transaction.
-                let mut batches = vec![first];
-                while let Ok(more) = queue.try_recv() {
-                    batches.push(more);
-                    if batches.len() >= 512 {
-                        break;
-                    }
-                }
-                if let Err(e) = write(&pool, &batches, postgres).await {
-                    eprintln!("hexarena: the journal could not be written ({e}); play goes on unrecorded");
-                }
-                for b in batches {
-                    let _ = b.done.send(());
+/// Runs the writer task on `pool`, taking batches from `queue`.
+pub fn start(pool: AnyPool, mut queue: mpsc::UnboundedReceiver<Batch>) {
+    tokio::spawn(async move {
+        let postgres = match pool.acquire().await {
+            Ok(conn) => conn.backend_name().eq_ignore_ascii_case("postgresql"),
+            Err(_) => false,
+        };
+        while let Some(first) = queue.recv().await {
+            // Group commit: everything queued meanwhile goes in the
+            // same transaction.
+            let mut batches = vec![first];
+            while let Ok(more) = queue.try_recv() {
+                batches.push(more);
+                if batches.len() >= 512 {
+                    break;
                 }
             }
-        });
-        Journal { writes }
-    }
-
-    /// Writes `entries`; resolves once they are committed (or failed).
-    pub async fn write(&self, entries: Vec<Entry>) {
-        let (done, written) = oneshot::channel();
-        if self.writes.send(Batch { entries, done }).is_ok() {
-            let _ = written.await;
+            if let Err(e) = write(&pool, &batches, postgres).await {
+                eprintln!("hexarena: the journal could not be written ({e}); play goes on unrecorded");
+            }
+            for b in batches {
+                let _ = b.done.send(());
+            }
         }
-    }
+    });
 }
 
 async fn write(pool: &AnyPool, batches: &[Batch], postgres: bool) -> Result<(), sqlx::Error> {
@@ -159,13 +71,8 @@ async fn write(pool: &AnyPool, batches: &[Batch], postgres: bool) -> Result<(), 
         // A run of moves (from any tables) goes in one multi-row insert.
         let run = entries[i..].iter().take_while(|e| matches!(e, Entry::Move(_))).count();
         if run > 0 {
-            // Chunks of a few fixed sizes, so each statement is prepared
-            // once and then found in the connection's cache.
-            let mut rest = &entries[i..i + run];
-            while !rest.is_empty() {
-                let size = CHUNK_SIZES.iter().copied().find(|&n| n <= rest.len()).unwrap_or(1);
-                insert_moves(&mut tx, &rest[..size]).await?;
-                rest = &rest[size..];
+            for chunk in row_chunks(&entries[i..i + run]) {
+                insert_moves(&mut tx, chunk).await?;
             }
             i += run;
             continue;

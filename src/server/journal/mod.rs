@@ -1,0 +1,165 @@
+//! The journal of tables in play. Each table writes its header (options,
+//! seats with their tokens, series score) when seats or games change, and
+//! every move, and waits for the write before telling anyone, so a crash
+//! never loses a move someone has seen. After a restart the hub reads it
+//! back and reopens every table, its players away: they come back with
+//! their tokens and the game goes on, clocks included.
+//!
+//! Two places can keep it: an append-only file beside the SQLite database
+//! (the default there: a write is one system call, which is what being
+//! killed needs), or the database itself (the default on PostgreSQL, where
+//! the server's disk may not outlive the process).
+
+mod database;
+mod file;
+mod live_set;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::engine::Move;
+use crate::online::TableOptions;
+use crate::online::view::GameResult;
+
+pub use file::{FileJournalError, load as load_file};
+pub use live_set::LiveSet;
+
+/// A seat as the journal keeps it, secret included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedSeat {
+    pub name: Option<String>,
+    pub model: Option<String>,
+    #[serde(default)]
+    pub player_id: Option<String>,
+    pub token: String,
+}
+
+/// A table's state between moves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LiveHeader {
+    pub id: u64,
+    pub options: TableOptions,
+    pub room_code: Option<String>,
+    pub seats: [Option<SavedSeat>; 2],
+    pub game_number: u32,
+    pub score: [u32; 2],
+    pub finished: Vec<GameResult>,
+}
+
+/// One move of the game in play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveMove {
+    pub table_id: u64,
+    pub game_number: u32,
+    pub ply: u32,
+    pub mv: Move,
+    pub at_ms: u64,
+    pub clock_ms: Option<u64>,
+}
+
+/// What a table asks the journal to keep.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    Header(Box<LiveHeader>),
+    Move(LiveMove),
+    /// The series is over: forget the table.
+    Closed(u64),
+}
+
+/// A table read back after a restart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Restored {
+    pub header: LiveHeader,
+    /// The current game's moves with the time and the mover's clock after each.
+    pub moves: Vec<(Move, u64, Option<u64>)>,
+}
+
+/// Where the journal is kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JournalPlace {
+    /// The `live_tables` and `live_moves` tables of the database.
+    Database,
+    /// An append-only file.
+    File(PathBuf),
+}
+
+impl JournalPlace {
+    /// The place for a database at `database_url` unless `setting`
+    /// (`HEXARENA_JOURNAL`: `database` or a file path) says otherwise: a
+    /// file beside a SQLite database file, else the database.
+    pub fn choose(setting: Option<&str>, database_url: &str) -> JournalPlace {
+        match setting.map(str::trim).filter(|s| !s.is_empty()) {
+            Some("database") => JournalPlace::Database,
+            Some(path) => JournalPlace::File(PathBuf::from(path)),
+            None => match sqlite_file(database_url) {
+                Some(db) => JournalPlace::File(PathBuf::from(format!("{db}-live"))),
+                None => JournalPlace::Database,
+            },
+        }
+    }
+}
+
+/// The file of a `sqlite://` URL, if it names one (not `:memory:`).
+fn sqlite_file(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))?;
+    let path = rest.split('?').next().unwrap_or_default();
+    (!path.is_empty() && !path.contains(":memory:")).then_some(path)
+}
+
+struct Batch {
+    entries: Vec<Entry>,
+    done: oneshot::Sender<()>,
+}
+
+/// The journal's handle: cheap to clone, shared by every table.
+#[derive(Clone)]
+pub struct Journal {
+    writes: mpsc::UnboundedSender<Batch>,
+}
+
+impl Journal {
+    /// Opens the journal at `place`, returning the handle and the tables it
+    /// held (needs a Tokio runtime).
+    pub async fn open(place: &JournalPlace, pool: &sqlx::AnyPool) -> Result<(Journal, Vec<Restored>), String> {
+        let (writes, queue) = mpsc::unbounded_channel::<Batch>();
+        let restored = match place {
+            JournalPlace::Database => {
+                let restored = database::load(pool).await?;
+                database::start(pool.clone(), queue);
+                restored
+            }
+            JournalPlace::File(path) => file::start(path, queue).map_err(|e| e.to_string())?,
+        };
+        Ok((Journal { writes }, restored))
+    }
+
+    /// Writes `entries`; resolves once they are kept (or failed: play goes
+    /// on, and the writer says so on stderr).
+    pub async fn write(&self, entries: Vec<Entry>) {
+        let (done, written) = oneshot::channel();
+        if self.writes.send(Batch { entries, done }).is_ok() {
+            let _ = written.await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sqlite_files_get_a_journal_file_beside_them() {
+        assert_eq!(
+            JournalPlace::choose(None, "sqlite://hexarena.db?mode=rwc"),
+            JournalPlace::File("hexarena.db-live".into())
+        );
+        assert_eq!(JournalPlace::choose(None, "sqlite:/tmp/x.db"), JournalPlace::File("/tmp/x.db-live".into()));
+        assert_eq!(JournalPlace::choose(None, "sqlite::memory:"), JournalPlace::Database);
+        assert_eq!(JournalPlace::choose(None, "postgres://localhost/test"), JournalPlace::Database);
+        assert_eq!(JournalPlace::choose(Some("database"), "sqlite://a.db"), JournalPlace::Database);
+        assert_eq!(JournalPlace::choose(Some("/var/j"), "postgres://h/db"), JournalPlace::File("/var/j".into()));
+        assert_eq!(JournalPlace::choose(Some("  "), "postgres://h/db"), JournalPlace::Database);
+    }
+}
