@@ -77,36 +77,40 @@ fn v1_options(params: &HashMap<String, String>) -> Result<TableOptions, String> 
     TableOptions::v1(size, series).map_err(str::to_string)
 }
 
-async fn matchmake(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+/// Upgrades to a player's socket: seated as `seating` says, or told why not.
+/// Requests are read before the upgrade, so a connection keeps only what
+/// it needs (idle connections are many).
+fn seat(ws: WebSocketUpgrade, hub: Hub, dialect: Dialect, seating: Result<Seating, String>) -> Response {
     upgrade(ws).on_upgrade(move |socket| async move {
-        match v1_options(&params) {
-            Ok(options) => socket::play(socket, hub, Dialect::V1, Seating::Quick(options, arrival(&params))).await,
+        match seating {
+            Ok(seating) => socket::play(socket, hub, dialect, seating).await,
             Err(e) => socket::refuse(socket, &e).await,
         }
     })
+}
+
+async fn matchmake(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+    let seating = v1_options(&params).map(|options| Seating::Quick(options, arrival(&params)));
+    seat(ws, hub, Dialect::V1, seating)
 }
 
 async fn join_slot(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
-    upgrade(ws).on_upgrade(move |socket| async move {
-        match integer(&params, "slot_id") {
-            Ok(Some(id)) if id > 0 => {
-                socket::play(socket, hub, Dialect::V1, Seating::Table(id as u64, arrival(&params))).await
-            }
-            Ok(_) => socket::refuse(socket, "Slot does not exist").await,
-            Err(e) => socket::refuse(socket, &e).await,
-        }
-    })
+    let seating = match integer(&params, "slot_id") {
+        Ok(Some(id)) if id > 0 => Ok(Seating::Table(id as u64, arrival(&params))),
+        Ok(_) => Err("Slot does not exist".to_string()),
+        Err(e) => Err(e),
+    };
+    seat(ws, hub, Dialect::V1, seating)
 }
 
 async fn reconnect(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
-    upgrade(ws).on_upgrade(move |socket| async move {
-        let token = params.get("token").cloned().unwrap_or_default();
-        match integer(&params, "slot_id") {
-            Ok(Some(id)) if id > 0 => socket::play(socket, hub, Dialect::V1, Seating::Resume(id as u64, token)).await,
-            Ok(_) => socket::refuse(socket, "Slot is not available for reconnect").await,
-            Err(e) => socket::refuse(socket, &e).await,
-        }
-    })
+    let token = params.get("token").cloned().unwrap_or_default();
+    let seating = match integer(&params, "slot_id") {
+        Ok(Some(id)) if id > 0 => Ok(Seating::Resume(id as u64, token)),
+        Ok(_) => Err("Slot is not available for reconnect".to_string()),
+        Err(e) => Err(e),
+    };
+    seat(ws, hub, Dialect::V1, seating)
 }
 
 /// `GET /slots`: every live table, fresh.
@@ -194,16 +198,11 @@ async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response
 /// `/ws/play`: a browser player. `mode=quick` (with `size`, `series`,
 /// `swap`, `time`), `mode=room&code=…`, or `mode=resume&game=…&token=…`.
 async fn play(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
-    upgrade(ws).on_upgrade(move |socket| async move {
-        let who = match who_plays(&hub, &params).await {
-            Ok(who) => who,
-            Err(e) => return socket::refuse(socket, &e).await,
-        };
-        match browser_seating(&params, who) {
-            Ok(seating) => socket::play(socket, hub, Dialect::Browser, seating).await,
-            Err(e) => socket::refuse(socket, &e).await,
-        }
-    })
+    let seating = match who_plays(&hub, &params).await {
+        Ok(who) => browser_seating(&params, who),
+        Err(e) => Err(e),
+    };
+    seat(ws, hub, Dialect::Browser, seating)
 }
 
 /// The person at a browser: a registered player when `player` and `secret`
@@ -246,8 +245,9 @@ fn browser_seating(params: &HashMap<String, String>, who: Arrival) -> Result<Sea
 
 /// `/ws/watch?game=…`: a spectator.
 async fn watch(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+    let game = integer(&params, "game");
     upgrade(ws).on_upgrade(move |socket| async move {
-        match integer(&params, "game") {
+        match game {
             Ok(Some(id)) if id > 0 => socket::watch(socket, hub, id as u64).await,
             Ok(_) => socket::refuse(socket, "game is required").await,
             Err(e) => socket::refuse(socket, &e).await,

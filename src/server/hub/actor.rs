@@ -53,7 +53,23 @@ pub struct ReconnectRequest {
 }
 
 /// Runs a table until it is deserted and its linger time has passed.
-pub async fn run(hub: Hub, handle: Arc<TableHandle>, mut table: Table, mut commands: mpsc::UnboundedReceiver<Command>) {
+pub fn run(
+    hub: Hub,
+    handle: Arc<TableHandle>,
+    table: Table,
+    commands: mpsc::UnboundedReceiver<Command>,
+) -> impl Future<Output = ()> {
+    // The table lives on the heap: inline, the task's future would hold it
+    // twice (as the argument and as the working copy).
+    serve(hub, handle, Box::new(table), commands)
+}
+
+async fn serve(
+    hub: Hub,
+    handle: Arc<TableHandle>,
+    mut table: Box<Table>,
+    mut commands: mpsc::UnboundedReceiver<Command>,
+) {
     let mut seats: [Option<Conn>; 2] = [None, None];
     let mut watchers: Vec<Conn> = Vec::new();
     let now = || hub.now_ms();

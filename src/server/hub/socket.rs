@@ -42,15 +42,21 @@ pub async fn refuse(mut socket: WebSocket, message: &str) {
 pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seating) {
     let (conn, rx) = hub.new_conn(dialect, PLAYER_QUEUE);
     let conn_id = conn.id;
-    let seated: Result<(Arc<TableHandle>, PlayerId), JoinError> = match seating {
-        Seating::Quick(options, who) => hub.quick_match(options, who, conn).await,
-        Seating::Table(id, who) => hub.join_table(id, who, conn).await,
-        Seating::Room(code, who) => hub.join_room(&code, who, conn).await,
-        Seating::Resume(id, token) => hub.reconnect(id, token, conn).await,
-    };
+    // The seating and relaying futures are boxed one after the other: inline,
+    // the task would be sized for all of them for as long as the connection
+    // lives, and idle connections are many.
+    let seated: Result<(Arc<TableHandle>, PlayerId), JoinError> = Box::pin(async {
+        match seating {
+            Seating::Quick(options, who) => hub.quick_match(options, who, conn).await,
+            Seating::Table(id, who) => hub.join_table(id, who, conn).await,
+            Seating::Room(code, who) => hub.join_room(&code, who, conn).await,
+            Seating::Resume(id, token) => hub.reconnect(id, token, conn).await,
+        }
+    })
+    .await;
     match seated {
-        Ok((table, _)) => relay(socket, rx, &table, conn_id, dialect, true).await,
-        Err(e) => refuse(socket, &e.message()).await,
+        Ok((table, _)) => Box::pin(relay(socket, rx, &table, conn_id, dialect, true)).await,
+        Err(e) => Box::pin(refuse(socket, &e.message())).await,
     }
 }
 
@@ -59,8 +65,8 @@ pub async fn watch(socket: WebSocket, hub: Hub, id: u64) {
     let (conn, rx) = hub.new_conn(Dialect::Browser, WATCHER_QUEUE);
     let conn_id = conn.id;
     match hub.watch(id, conn) {
-        Some(table) => relay(socket, rx, &table, conn_id, Dialect::Browser, false).await,
-        None => refuse(socket, "No live game has this id: it may have finished").await,
+        Some(table) => Box::pin(relay(socket, rx, &table, conn_id, Dialect::Browser, false)).await,
+        None => Box::pin(refuse(socket, "No live game has this id: it may have finished")).await,
     }
 }
 
