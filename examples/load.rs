@@ -119,7 +119,10 @@ async fn bot(
         loop {
             if my_turn && sent_at.is_none() && !stop.load(Ordering::Relaxed) {
                 if args.think_ms > 0 {
-                    tokio::time::sleep(Duration::from_millis(args.think_ms)).await;
+                    // People do not all move on the same beat: between half
+                    // and one and a half times the mean.
+                    let think = args.think_ms / 2 + rng.below(args.think_ms as usize + 1) as u64;
+                    tokio::time::sleep(Duration::from_millis(think)).await;
                 }
                 let empty: Vec<usize> = (0..n * n).filter(|&i| !board[i]).collect();
                 let i = empty[rng.below(empty.len())];
@@ -295,7 +298,7 @@ async fn main() -> std::process::ExitCode {
     let mut samples = std::mem::take(&mut *rtts.lock().await);
     samples.sort_unstable();
     println!(
-        "{} concurrent {}×{} games, think {} ms, {} /ws/slots + {} /ws/overview subscribers, {:.0} s:",
+        "{} concurrent {}×{} games, think {} ms (mean), {} /ws/slots + {} /ws/overview subscribers, {:.0} s:",
         args.games, args.size, args.size, args.think_ms, args.subscribers, args.subscribers, elapsed
     );
     println!(

@@ -47,7 +47,7 @@ for games in 10 100 1000; do
 done
 "$load" --server "$url" --games 100 --seconds "$seconds" --subscribers 10
 "$load" --server "$url" --games 1000 --seconds "$seconds" --subscribers 10
-# 1,000 games at a human-like pace (a move every 2 s per player).
+# 1,000 games at a human-like pace (a move every 1-3 s per player, 2 s on average).
 "$load" --server "$url" --games 1000 --seconds "$seconds" --think-ms 2000
 "$load" --server "$url" --games 1000 --seconds "$seconds" --think-ms 2000 --subscribers 10
 kill $server; wait $server 2>/dev/null || true

@@ -131,15 +131,17 @@ struct Writer {
     set: LiveSet,
     appended: u64,
     compact_after: u64,
+    /// The least growth before a rewrite ([`COMPACT_AFTER`] but in tests).
+    least: u64,
 }
 
 impl Writer {
     /// Rewrites the file with only `set` and opens it for appending.
-    fn compacted(path: &Path, set: LiveSet) -> Result<Writer, FileJournalError> {
+    fn compacted(path: &Path, set: LiveSet, least: u64) -> Result<Writer, FileJournalError> {
         let io_error = |error| FileJournalError::Io { path: path.to_owned(), error };
         let size = rewrite(path, &set).map_err(io_error)?;
         let file = OpenOptions::new().append(true).open(path).map_err(io_error)?;
-        Ok(Writer { path: path.to_owned(), file, set, appended: 0, compact_after: COMPACT_AFTER.max(size * 2) })
+        Ok(Writer { path: path.to_owned(), file, set, appended: 0, compact_after: least.max(size * 2), least })
     }
 
     fn run(mut self, mut queue: mpsc::UnboundedReceiver<Batch>) {
@@ -168,7 +170,7 @@ impl Writer {
             }
             self.appended += buffer.len() as u64;
             if self.appended > self.compact_after {
-                match Writer::compacted(&self.path, std::mem::take(&mut self.set)) {
+                match Writer::compacted(&self.path, std::mem::take(&mut self.set), self.least) {
                     Ok(fresh) => self = fresh,
                     Err(e) => {
                         eprintln!("hexarena: {e}; the journal keeps growing");
@@ -206,9 +208,17 @@ pub fn load(path: &Path) -> Result<Vec<Restored>, FileJournalError> {
 /// Reads the journal at `path`, compacts it and starts its writer thread on
 /// `queue`; returns the tables it held.
 pub fn start(path: &Path, queue: mpsc::UnboundedReceiver<Batch>) -> Result<Vec<Restored>, FileJournalError> {
+    start_compacting_after(path, queue, COMPACT_AFTER)
+}
+
+fn start_compacting_after(
+    path: &Path,
+    queue: mpsc::UnboundedReceiver<Batch>,
+    least: u64,
+) -> Result<Vec<Restored>, FileJournalError> {
     let set = read(path)?;
     let restored = set.restored();
-    let writer = Writer::compacted(path, set)?;
+    let writer = Writer::compacted(path, set, least)?;
     std::thread::Builder::new()
         .name("hexarena-journal".into())
         .spawn(move || writer.run(queue))
@@ -307,6 +317,34 @@ mod tests {
         let restored = start(&path, queue).expect("reopened");
         assert_eq!(restored.len(), 1);
         assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 2);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[tokio::test]
+    async fn compacting_while_playing_loses_nothing() {
+        let path = scratch("compacting");
+        let (writes, queue) = mpsc::unbounded_channel();
+        // Rewrite after every few hundred bytes: many compactions.
+        start_compacting_after(&path, queue, 300).expect("a new journal");
+        let journal = super::super::Journal { writes };
+        let mut expected = LiveSet::default();
+        let cells = ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "a2", "b2", "c2"];
+        for id in 1..=6u64 {
+            let mut entries = vec![header(id)];
+            entries.extend(cells.iter().enumerate().map(|(ply, c)| mv(id, ply as u32, c)));
+            if id % 3 == 0 {
+                entries.push(Entry::Closed(id - 1));
+            }
+            for e in &entries {
+                expected.apply(e);
+            }
+            journal.write(entries).await;
+            // After every confirmed write the file holds exactly the tables in play.
+            assert_eq!(read(&path).expect("readable"), expected);
+        }
+        assert_eq!(expected.len(), 4);
+        let bytes = std::fs::metadata(&path).unwrap().len();
+        assert!(bytes < 4 * 1024, "the file was rewritten as it grew ({bytes} bytes)");
         let _ = std::fs::remove_file(&path);
     }
 }
