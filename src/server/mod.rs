@@ -1,6 +1,7 @@
 //! The HTTP server: routes beside the Leptos pages.
 
 pub mod archive;
+pub mod batch;
 pub mod database;
 pub mod health;
 pub mod hub;

@@ -99,12 +99,7 @@ impl Archive {
         tokio::spawn(async move {
             while let Some(first) = queue.recv().await {
                 // Games that finished meanwhile share one transaction.
-                let mut games = vec![first];
-                while games.len() < 256
-                    && let Ok(more) = queue.try_recv()
-                {
-                    games.push(more);
-                }
+                let games = crate::server::batch::gather(first, &mut queue, 256);
                 for (game, e) in write::record_all(&writer, &games).await {
                     eprintln!("hexarena: game {}-{} was not archived: {e}", game.series_id, game.number);
                 }

@@ -41,13 +41,7 @@ pub fn start(pool: AnyPool, mut queue: mpsc::UnboundedReceiver<Batch>) {
         while let Some(first) = queue.recv().await {
             // Group commit: everything queued meanwhile goes in the
             // same transaction.
-            let mut batches = vec![first];
-            while let Ok(more) = queue.try_recv() {
-                batches.push(more);
-                if batches.len() >= 512 {
-                    break;
-                }
-            }
+            let batches = crate::server::batch::gather(first, &mut queue, 512);
             if let Err(e) = write(&pool, &batches, postgres).await {
                 eprintln!("hexarena: the journal could not be written ({e}); play goes on unrecorded");
             }

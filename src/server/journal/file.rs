@@ -148,12 +148,7 @@ impl Writer {
         let mut buffer = Vec::with_capacity(64 << 10);
         while let Some(first) = queue.blocking_recv() {
             // Group write: everything queued meanwhile goes in one call.
-            let mut batches = vec![first];
-            while batches.len() < 4096
-                && let Ok(more) = queue.try_recv()
-            {
-                batches.push(more);
-            }
+            let batches = crate::server::batch::gather(first, &mut queue, 4096);
             buffer.clear();
             for entry in batches.iter().flat_map(|b| &b.entries) {
                 self.set.apply(entry);
