@@ -20,6 +20,8 @@ usage:
   hexarena analyze --size N [--moves \"a1 b2\"] [--time 2s | --playouts N] [--top N] [--swap]
                                 a position's best moves as JSON
   hexarena bench [--quick]      engine speed: playouts/s and search iterations/s
+  hexarena bench --solver N [--budget NODES]
+                                prove every opening of the N×N board, with the time it took
 levels: beginner, casual, strong, max";
 
 /// Runs the subcommand named in `args` (without the program name);
@@ -29,10 +31,7 @@ pub fn run(args: &[String]) -> Option<ExitCode> {
     let result = match command.as_str() {
         "gtp" => gtp(rest),
         "analyze" => analyze::run(rest).map(|json| println!("{json}")),
-        "bench" => {
-            print!("{}", crate::engine::bench::report(rest.iter().any(|a| a == "--quick")));
-            Ok(())
-        }
+        "bench" => bench(rest),
         "help" | "--help" | "-h" => {
             println!("{HELP}");
             Ok(())
@@ -46,6 +45,34 @@ pub fn run(args: &[String]) -> Option<ExitCode> {
             ExitCode::from(2)
         }
     })
+}
+
+fn bench(rest: &[String]) -> Result<(), args::ArgsError> {
+    let usage = "usage: hexarena bench [--quick] | hexarena bench --solver N [--budget NODES]";
+    let mut a = Args::new(rest, usage);
+    let quick = a.flag("--quick");
+    let solver = a.value("--solver")?;
+    let budget = a.value("--budget")?;
+    let Some(size) = solver else {
+        if let Some(b) = budget {
+            return Err(args::ArgsError(format!("--budget {b} goes with --solver N\n{usage}")));
+        }
+        a.finish()?;
+        print!("{}", crate::engine::bench::report(quick));
+        return Ok(());
+    };
+    let n = size
+        .parse::<u8>()
+        .ok()
+        .and_then(|n| crate::engine::cell::check_size(n).ok())
+        .ok_or_else(|| a.bad("--solver", &size))?;
+    let budget = match budget {
+        Some(b) => b.parse::<u64>().ok().filter(|&b| b > 0).ok_or_else(|| a.bad("--budget", &b))?,
+        None => 1_000_000,
+    };
+    a.finish()?;
+    print!("{}", crate::engine::bench::solver_report(n, budget));
+    Ok(())
 }
 
 fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {

@@ -157,24 +157,24 @@ pub fn report(quick: bool) -> String {
 }
 
 /// Solves every opening of an `n`×`n` board (Red's first stone, Blue to
-/// move) within `budget` nodes each, returning for each opening the
-/// verdict for Red and the seconds it took.
+/// move) within `budget` nodes each, one search after another sharing a
+/// table (as [`super::solver::solve_each`]), returning for each opening the verdict for Red and the seconds
+/// it took.
 pub fn solve_openings(n: u8, budget: u64) -> Vec<(super::Cell, Option<bool>, f64)> {
-    use super::solver::{Verdict, solve};
-    (0..n as usize * n as usize)
-        .map(|i| {
-            let cell = super::Cell::from_index(i, n);
-            let mut p = super::Position::new(n).unwrap_or_else(|_| unreachable!("bench sizes are valid"));
-            let _ = p.play(cell);
-            let start = Instant::now();
-            let red_wins = match solve(&p, budget).verdict {
-                Verdict::Loss => Some(true),
-                Verdict::Win(_) => Some(false),
-                Verdict::Unknown => None,
-            };
-            (cell, red_wins, start.elapsed().as_secs_f64())
-        })
-        .collect()
+    use super::solver::{Verdict, solve_each};
+    let empty = super::Position::new(n).unwrap_or_else(|_| unreachable!("bench sizes are valid"));
+    let mut results = Vec::new();
+    let mut start = Instant::now();
+    solve_each(&empty, budget, |cell, s| {
+        let red_wins = match s.verdict {
+            Verdict::Loss => Some(true),
+            Verdict::Win(_) => Some(false),
+            Verdict::Unknown => None,
+        };
+        results.push((cell, red_wins, start.elapsed().as_secs_f64()));
+        start = Instant::now();
+    });
+    results
 }
 
 /// A text summary of [`solve_openings`]: the board of results (R: Red's

@@ -9,9 +9,10 @@
 pub mod bench;
 pub mod bits;
 pub mod bitset;
-pub mod bridges;
 pub mod cell;
 pub mod color;
+pub mod connections;
+pub mod dead_cells;
 pub mod error;
 pub mod game;
 pub mod playout;

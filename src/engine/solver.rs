@@ -2,23 +2,32 @@
 //! table. It proves who wins a position with perfect play, within a node
 //! budget.
 //!
-//! Pruning: a side that can win at once, or whose stones already join its
-//! edges through bridges and edge templates with no shared cell, has won;
-//! a side facing one winning cell of the opponent must take it, facing two
-//! has lost, and facing such a bridge connection must play inside it.
+//! Before a position is expanded it is reduced: captured pairs are filled
+//! for their owner and dead cells are left out (see [`super::dead_cells`]).
+//! Then virtual connections ([`super::connections`]) decide much of it: a
+//! side to move that wins at once or holds a semi connection between its
+//! edges has won; facing the opponent's full connection it has lost, and
+//! facing semi connections it must play where they all meet.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
 use super::bits::{Bits, Masks, Wide};
-use super::bridges::BridgeTable;
 use super::cell::Cell;
 use super::color::Color;
+use super::connections::{Connections, EdgeLink};
+use super::dead_cells::DeadCells;
 use super::playout::Stones;
 use super::position::Position;
 use super::rng::Rng;
 
 const INF: u32 = u32::MAX / 4;
+/// Expansions remembered, so that df-pn's many returns to a position do
+/// not repeat its connection search.
+const MOVE_CACHE: usize = 400_000;
+/// Positions in the table before unproved ones are dropped.
+const TABLE_LIMIT: usize = 8_000_000;
 
 /// What the solver found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +59,36 @@ pub fn solve(position: &Position, budget: u64) -> Solution {
         Solver::<Wide<4>>::new(n, budget).solve_root(&Stones::from_position(position))
     } else {
         Solver::<Wide<6>>::new(n, budget).solve_root(&Stones::from_position(position))
+    }
+}
+
+/// Solves the position after each move of the side to move in `position`
+/// (every empty cell, row by row), within `budget` positions each, and
+/// hands each result to `each` as soon as it is known. The searches share
+/// one table, so later ones reuse what earlier ones proved. Each verdict
+/// is for the side to move after that move.
+pub fn solve_each(position: &Position, budget: u64, each: impl FnMut(Cell, Solution)) {
+    let n = position.size();
+    let cells = n as usize * n as usize;
+    if cells <= 128 {
+        solve_children::<u128>(position, budget, each)
+    } else if cells <= 256 {
+        solve_children::<Wide<4>>(position, budget, each)
+    } else {
+        solve_children::<Wide<6>>(position, budget, each)
+    }
+}
+
+fn solve_children<B: Bits>(position: &Position, budget: u64, mut each: impl FnMut(Cell, Solution)) {
+    let n = position.size();
+    let mut solver = Solver::<B>::new(n, 0);
+    let root = Stones::<B>::from_position(position);
+    let empty = root.empty_cells(&solver.masks);
+    for i in (0..n as usize * n as usize).filter(|&i| empty.has(i)) {
+        let mut child = root;
+        child.play(i);
+        solver.budget = solver.nodes.saturating_add(budget);
+        each(Cell::from_index(i, n), solver.solve_root(&child));
     }
 }
 
@@ -125,6 +164,25 @@ impl Hasher for IdentityHasher {
 
 type Table = HashMap<u64, (u32, u32), BuildHasherDefault<IdentityHasher>>;
 
+/// A position ready to search: reduced, with the moves worth trying
+/// (best first).
+struct Expansion<B: Bits> {
+    reduced: Stones<B>,
+    key: u64,
+    moves: Box<[u16]>,
+}
+
+/// How a position stands before any search.
+enum Standing<B: Bits> {
+    /// The side to move has won (at once, or by a connection); these
+    /// moves win.
+    Won(B),
+    /// The side to move has lost.
+    Lost,
+    /// Undecided.
+    Open(Rc<Expansion<B>>),
+}
+
 struct Solver<B: Bits> {
     masks: Masks<B>,
     cells: usize,
@@ -132,11 +190,15 @@ struct Solver<B: Bits> {
     keys: Vec<[u64; 2]>,
     /// Cells ordered from the centre out: good moves come first.
     order: Vec<u16>,
-    bridges: BridgeTable,
+    dead: DeadCells,
+    connections: Connections<B>,
+    expansions: HashMap<u64, Rc<Expansion<B>>, BuildHasherDefault<IdentityHasher>>,
     table: Table,
     nodes: u64,
     budget: u64,
 }
+
+const BLUE_TO_MOVE: u64 = 0x9e37_79b9_7f4a_7c15;
 
 impl<B: Bits> Solver<B> {
     fn new(n: u8, budget: u64) -> Solver<B> {
@@ -158,7 +220,9 @@ impl<B: Bits> Solver<B> {
             cells,
             keys,
             order,
-            bridges: BridgeTable::new(n),
+            dead: DeadCells::new(n),
+            connections: Connections::new(n),
+            expansions: HashMap::default(),
             table: Table::default(),
             nodes: 0,
             budget,
@@ -166,7 +230,7 @@ impl<B: Bits> Solver<B> {
     }
 
     fn hash(&self, s: &Stones<B>) -> u64 {
-        let mut h = if s.to_move == Color::Red { 0 } else { 0x9e37_79b9_7f4a_7c15 };
+        let mut h = if s.to_move == Color::Red { 0 } else { BLUE_TO_MOVE };
         for i in 0..self.cells {
             if s.red.has(i) {
                 h ^= self.keys[i][0];
@@ -177,33 +241,64 @@ impl<B: Bits> Solver<B> {
         h
     }
 
-    /// The moves worth trying for the side to move, or the decided result:
-    /// `Err(true)` the mover wins at once, `Err(false)` the mover has lost.
-    fn moves(&self, s: &Stones<B>) -> Result<Vec<u16>, bool> {
+    fn child_key(&self, key: u64, s: &Stones<B>, cell: u16) -> u64 {
+        let colour = if s.to_move == Color::Red { 0 } else { 1 };
+        key ^ self.keys[cell as usize][colour] ^ BLUE_TO_MOVE
+    }
+
+    /// Where `s` (whose key is `key`) stands, remembered for undecided
+    /// positions.
+    fn standing(&mut self, s: &Stones<B>, key: u64) -> Standing<B> {
+        if let Some(e) = self.expansions.get(&key) {
+            return Standing::Open(e.clone());
+        }
+        let standing = self.assess(s);
+        if let Standing::Open(e) = &standing {
+            if self.expansions.len() >= MOVE_CACHE {
+                self.expansions.clear();
+            }
+            self.expansions.insert(key, e.clone());
+        }
+        standing
+    }
+
+    fn assess(&mut self, s: &Stones<B>) -> Standing<B> {
+        let m = self.masks;
         let mover = s.to_move;
-        if !s.winning_cells(&self.masks, mover).is_zero() {
-            return Err(true);
+        let wins = s.winning_cells(&m, mover);
+        if !wins.is_zero() {
+            return Standing::Won(wins);
         }
-        // Bridges and edge templates that already join the mover's edges
-        // win: every intrusion can be answered.
-        if self.bridges.connection(s, mover).is_some() {
-            return Err(true);
+        let threats = s.winning_cells(&m, mover.opponent());
+        if threats.count() > 1 {
+            return Standing::Lost;
         }
-        let threats = s.winning_cells(&self.masks, mover.opponent());
-        let allowed = match threats.count() {
-            // The opponent's bridge connection must be broken inside its
-            // carriers; anywhere else it stays a win.
-            0 => match self.bridges.connection(s, mover.opponent()) {
-                Some(carriers) => s.empty_cells(&self.masks) & carriers,
-                None => s.empty_cells(&self.masks),
-            },
-            1 => threats,
-            _ => return Err(false),
-        };
+        let mut reduced = *s;
+        self.dead.fill_captured(&mut reduced);
+        if reduced.has_won(&m, mover.opponent()) {
+            return Standing::Lost;
+        }
+        let dead = self.dead.find(&reduced, &m);
+        let empty = reduced.empty_cells(&m) & !dead;
+        // A dead cell's colour changes nothing: count it as the side's own
+        // when looking for that side's connections.
+        match self.connections.edge_link(mover, reduced.of(mover) | dead, empty, true) {
+            EdgeLink::Full(_) => return Standing::Won(empty & !reduced.of(mover.opponent())),
+            EdgeLink::Semi { key, .. } => return Standing::Won(B::single(key as usize)),
+            EdgeLink::None => {}
+        }
+        let mut allowed = if threats.is_zero() { empty } else { empty & threats };
+        match self.connections.edge_link(mover.opponent(), reduced.of(mover.opponent()) | dead, empty, false) {
+            EdgeLink::Full(_) => return Standing::Lost,
+            EdgeLink::Semi { must, .. } => allowed = allowed & must,
+            EdgeLink::None => {}
+        }
         if allowed.is_zero() {
-            return Err(false);
+            return Standing::Lost;
         }
-        Ok(self.order.iter().copied().filter(|&i| allowed.has(i as usize)).collect())
+        let moves = self.order.iter().copied().filter(|&i| allowed.has(i as usize)).collect();
+        let key = self.hash(&reduced);
+        Standing::Open(Rc::new(Expansion { reduced, key, moves }))
     }
 
     fn lookup(&self, key: u64, init: (u32, u32)) -> (u32, u32) {
@@ -232,26 +327,17 @@ impl<B: Bits> Solver<B> {
         cost
     }
 
-    fn child_key(&self, key: u64, s: &Stones<B>, cell: u16) -> u64 {
-        let colour = if s.to_move == Color::Red { 0 } else { 1 };
-        key ^ self.keys[cell as usize][colour] ^ 0x9e37_79b9_7f4a_7c15
-    }
-
     fn solve_root(&mut self, root: &Stones<B>) -> Solution {
         let key = self.hash(root);
-        match self.moves(root) {
-            Err(true) => {
-                // A win at once, or a bridge connection that any move keeps.
-                let mut wins = root.winning_cells(&self.masks, root.to_move);
-                if wins.is_zero() {
-                    wins = root.empty_cells(&self.masks);
-                }
+        let start = self.nodes;
+        match self.standing(root, key) {
+            Standing::Won(wins) => {
                 let n = self.masks.size;
                 let cells = (0..self.cells).filter(|&i| wins.has(i)).map(|i| Cell::from_index(i, n)).collect();
-                return Solution { verdict: Verdict::Win(cells), nodes: 1 };
+                return Solution { verdict: Verdict::Win(cells), nodes: self.nodes - start + 1 };
             }
-            Err(false) => return Solution { verdict: Verdict::Loss, nodes: 1 },
-            Ok(_) => {}
+            Standing::Lost => return Solution { verdict: Verdict::Loss, nodes: self.nodes - start + 1 },
+            Standing::Open(_) => {}
         }
         let (phi, delta) = self.mid(root, key, INF - 1, INF - 1);
         let verdict = if phi == 0 {
@@ -261,7 +347,7 @@ impl<B: Bits> Solver<B> {
         } else {
             Verdict::Unknown
         };
-        Solution { verdict, nodes: self.nodes }
+        Solution { verdict, nodes: self.nodes - start }
     }
 
     /// Continues the search of `root` for `more` positions.
@@ -271,18 +357,13 @@ impl<B: Bits> Solver<B> {
     }
 
     /// The root moves proved to win.
-    fn winning_moves(&self, root: &Stones<B>, key: u64) -> Vec<Cell> {
+    fn winning_moves(&mut self, root: &Stones<B>, key: u64) -> Vec<Cell> {
         let n = self.masks.size;
-        let Ok(moves) = self.moves(root) else { return Vec::new() };
-        moves
-            .into_iter()
-            .filter(|&c| {
-                let mut child = *root;
-                child.play(c as usize);
-                self.table.get(&self.child_key(key, root, c)).is_some_and(|&(_, d)| d == 0)
-                    || child.has_won(&self.masks, root.to_move)
-            })
-            .map(|c| Cell::from_index(c as usize, n))
+        let Standing::Open(e) = self.standing(root, key) else { return Vec::new() };
+        e.moves
+            .iter()
+            .filter(|&&c| self.table.get(&self.child_key(e.key, &e.reduced, c)).is_some_and(|&(_, d)| d == 0))
+            .map(|&c| Cell::from_index(c as usize, n))
             .collect()
     }
 
@@ -290,23 +371,24 @@ impl<B: Bits> Solver<B> {
     /// number reaches `phi_max` or its disproof number `delta_max`. Numbers
     /// are from the side to move's view: `phi` = cost of proving it wins.
     fn mid(&mut self, s: &Stones<B>, key: u64, phi_max: u32, delta_max: u32) -> (u32, u32) {
-        let moves = match self.moves(s) {
-            Err(true) => return self.store(key, (0, INF)),
-            Err(false) => return self.store(key, (INF, 0)),
-            Ok(m) => m,
+        let e = match self.standing(s, key) {
+            Standing::Won(_) => return self.store(key, (0, INF)),
+            Standing::Lost => return self.store(key, (INF, 0)),
+            Standing::Open(e) => e,
         };
         self.nodes += 1;
         // Children new to the table start from distance estimates rather
         // than (1, 1): the side closer to joining its edges is cheaper to
         // prove a win for. Known children keep their table entries.
-        let children: Vec<(u16, u64, (u32, u32))> = moves
+        let children: Vec<(u16, u64, (u32, u32))> = e
+            .moves
             .iter()
             .map(|&c| {
-                let child_key = self.child_key(key, s, c);
+                let child_key = self.child_key(e.key, &e.reduced, c);
                 if self.table.contains_key(&child_key) {
                     return (c, child_key, (1, 1));
                 }
-                let mut child = *s;
+                let mut child = e.reduced;
                 child.play(c as usize);
                 let them = self.distance(&child, child.to_move).max(1);
                 let us = self.distance(&child, s.to_move).max(1);
@@ -320,10 +402,13 @@ impl<B: Bits> Solver<B> {
             }
             let (cell, child_key, _) = children[best];
             // The child's own numbers are (its phi, its delta) = (our delta
-            // share, our phi); pass thresholds in the child's view.
+            // share, our phi); pass thresholds in the child's view. The
+            // 1 + ε margin over the second-best child keeps the search from
+            // switching back and forth between two close children.
             let child_phi_max = (delta_max - delta).saturating_add(best_child_phi).min(INF - 1);
-            let child_delta_max = phi_max.min(second_delta.saturating_add(1));
-            let mut child = *s;
+            let margin = second_delta.saturating_add(second_delta / 4).saturating_add(1);
+            let child_delta_max = phi_max.min(margin).min(INF - 1);
+            let mut child = e.reduced;
             child.play(cell as usize);
             self.mid(&child, child_key, child_phi_max, child_delta_max);
         }
@@ -354,7 +439,7 @@ impl<B: Bits> Solver<B> {
     }
 
     fn store(&mut self, key: u64, value: (u32, u32)) -> (u32, u32) {
-        if self.table.len() > 8_000_000 {
+        if self.table.len() > TABLE_LIMIT {
             // Keep memory bounded: drop everything unproved.
             self.table.retain(|_, &mut (p, d)| p == 0 || d == 0);
         }
@@ -429,6 +514,135 @@ mod tests {
         assert!(matches!(got.verdict, Verdict::Win(ref m) if !m.is_empty()), "{got:?}");
         // After Red's c3, Blue has no defence.
         assert_eq!(solve(&after(5, Cell::new(2, 2)), 5_000_000).verdict, Verdict::Loss);
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "a minute unoptimised; scripts/test.sh runs it in release")]
+    fn the_empty_six_by_six_is_a_first_player_win_through_the_centre() {
+        let got = solve(&Position::new(6).unwrap(), 2_000_000);
+        let Verdict::Win(moves) = got.verdict else { panic!("{got:?}") };
+        // The two centre cells of the short diagonal, d3 and c4, win.
+        assert!(moves.iter().all(|m| [Cell::new(3, 2), Cell::new(2, 3)].contains(m)), "{moves:?}");
+        assert_eq!(solve(&after(6, Cell::new(2, 3)), 2_000_000).verdict, Verdict::Loss);
+        // The acute corner a1 loses.
+        assert!(matches!(solve(&after(6, Cell::new(0, 0)), 2_000_000).verdict, Verdict::Win(_)));
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "minutes unoptimised; scripts/test.sh runs it in release")]
+    fn seven_by_seven_openings_at_the_centre_and_the_corner_are_proved() {
+        // Known results (Hayward et al.): the centre d4 wins, the acute
+        // corner a1 loses.
+        let d4 = solve(&after(7, Cell::new(3, 3)), 3_000_000);
+        assert_eq!(d4.verdict, Verdict::Loss, "d4 after {} nodes", d4.nodes);
+        let a1 = solve(&after(7, Cell::new(0, 0)), 3_000_000);
+        assert!(matches!(a1.verdict, Verdict::Win(_)), "a1: {a1:?}");
+    }
+
+    #[test]
+    fn every_opening_is_solved_in_turn_with_one_table() {
+        let mut memo = HashMap::new();
+        let mut seen = Vec::new();
+        solve_each(&Position::new(4).unwrap(), 1_000_000, |cell, s| {
+            let expected = !mover_wins(&after(4, cell), &mut memo);
+            assert_eq!(s.verdict == Verdict::Loss, expected, "4×4 opening {cell}");
+            seen.push(cell);
+        });
+        assert_eq!(seen.len(), 16);
+        assert_eq!(seen[0], Cell::new(0, 0));
+    }
+
+    #[test]
+    fn a_captured_pair_and_a_dead_cell_never_enter_the_search() {
+        // Red b4 owns a4/a5 on its edge: the moves Blue must consider never
+        // include them, and the proof holds with them filled.
+        let g = crate::engine::Record::from_text("7x7 b4 g1 d4", 7).unwrap().to_game(false).unwrap();
+        let mut solver = Solver::<u128>::new(7, 1_000);
+        let s = Stones::from_position(g.position());
+        let key = solver.hash(&s);
+        let Standing::Open(e) = solver.standing(&s, key) else { panic!("decided at once") };
+        let n = 7;
+        for c in ["a4", "a5"] {
+            let i = Cell::parse(c, n).unwrap().index(n) as u16;
+            assert!(!e.moves.contains(&i), "{c} among the moves");
+            assert!(e.reduced.red.has(i as usize), "{c} filled for Red");
+        }
+    }
+
+    /// Whether the side to move in `s` wins, by plain minimax.
+    fn stones_mover_wins(s: Stones<u128>, m: &Masks<u128>, memo: &mut HashMap<(u128, u128, bool), bool>) -> bool {
+        let key = (s.red, s.blue, s.to_move == Color::Red);
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mover = s.to_move;
+        let empty = s.empty_cells(m);
+        let win = (0..m.size as usize * m.size as usize).filter(|&i| empty.has(i)).any(|i| {
+            let mut c = s;
+            c.play(i);
+            c.has_won(m, mover) || !stones_mover_wins(c, m, memo)
+        });
+        memo.insert(key, win);
+        win
+    }
+
+    /// A position of `n`×`n` from cells played in turn (taken cells
+    /// skipped), stopping before anyone has won.
+    fn random_stones(n: u8, cells: &[usize], red_to_move: bool) -> Stones<u128> {
+        let m = Masks::<u128>::new(n);
+        let mut s = Stones::<u128>::empty();
+        for &c in cells {
+            let c = c % (n as usize * n as usize);
+            if !s.empty_cells(&m).has(c) {
+                continue;
+            }
+            let mut t = s;
+            t.play(c);
+            if t.has_won(&m, Color::Red) || t.has_won(&m, Color::Blue) {
+                break;
+            }
+            s = t;
+        }
+        s.to_move = if red_to_move { Color::Red } else { Color::Blue };
+        s
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Connections, captured fills and the solver against minimax on
+        /// small boards: every shortcut must keep who wins.
+        #[test]
+        fn shortcuts_never_change_who_wins(
+            n in 3u8..=4,
+            cells in proptest::collection::vec(0usize..16, 0..12),
+            red_to_move: bool,
+        ) {
+            let m = Masks::<u128>::new(n);
+            let s = random_stones(n, &cells, red_to_move);
+            let mut memo = HashMap::new();
+            let mover_wins = stones_mover_wins(s, &m, &mut memo);
+            let dead = DeadCells::new(n);
+            let mut filled = s;
+            dead.fill_captured(&mut filled);
+            let filled_decided = filled.has_won(&m, s.to_move) || filled.has_won(&m, s.to_move.opponent());
+            if !filled_decided {
+                proptest::prop_assert_eq!(stones_mover_wins(filled, &m, &mut memo), mover_wins, "captured fill");
+            }
+            let mut conn = Connections::<u128>::new(n);
+            for colour in [Color::Red, Color::Blue] {
+                let link = conn.edge_link(colour, s.of(colour), s.empty_cells(&m), false);
+                let colour_wins = if s.to_move == colour { mover_wins } else { !mover_wins };
+                match link {
+                    EdgeLink::Full(_) => proptest::prop_assert!(colour_wins, "{colour:?} full"),
+                    EdgeLink::Semi { .. } if s.to_move == colour => proptest::prop_assert!(mover_wins, "{colour:?} semi"),
+                    _ => {}
+                }
+            }
+            let mut solver = Solver::<u128>::new(n, 1_000_000);
+            let got = solver.solve_root(&s).verdict;
+            proptest::prop_assert_eq!(got != Verdict::Loss, mover_wins, "solver {:?}", got);
+        }
     }
 
     #[test]

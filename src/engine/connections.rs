@@ -1,0 +1,437 @@
+//! Virtual connections by H-search (Anshelevich): which of a side's groups
+//! are joined whatever the opponent does.
+//!
+//! A *full* connection between two ends holds even with the opponent to
+//! move; a *semi* connection needs one more move, its key. Ends are the
+//! side's groups (its two edges are groups too) and empty cells. From
+//! adjacency, two rules build the rest: AND joins two connections through
+//! a middle when their carriers (the empty cells they need) are disjoint —
+//! through a group the result is full, through an empty cell it is semi
+//! with that cell as key; OR turns semis between the same ends whose
+//! carriers have nothing in common into a full one. Bridges, the edge
+//! templates of the second and third rows (the ziggurat) and chains of
+//! them fall out of these rules. Lists are bounded, so the search finds
+//! many connections, not every one.
+
+use super::bits::{Bits, Masks};
+use super::color::Color;
+
+/// How a side's two edges are joined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeLink<B> {
+    /// Joined whatever the opponent does, within these empty cells.
+    Full(B),
+    /// Joined once the side plays `key`; the opponent, to move, must play
+    /// in `must` (the cells every such connection needs) or lose.
+    Semi { must: B, key: u16 },
+    /// No connection found.
+    None,
+}
+
+/// Full connections kept per pair of ends.
+const FULL_LIMIT: usize = 6;
+/// Semi connections kept per pair of ends, and for the two edges (whose
+/// list decides what the opponent must play).
+const SEMI_LIMIT: usize = 10;
+const EDGE_SEMI_LIMIT: usize = 24;
+/// Most semi connections one OR combines.
+const OR_DEPTH: u32 = 4;
+
+#[derive(Clone, Debug)]
+struct Pair<B> {
+    fulls: Vec<B>,
+    semis: Vec<(B, u16)>,
+}
+
+impl<B> Default for Pair<B> {
+    fn default() -> Self {
+        Pair { fulls: Vec::new(), semis: Vec::new() }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Event<B> {
+    Full(u16, u16, B),
+    Semi(u16, u16, B, u16),
+}
+
+/// H-search for one board size, with scratch space reused between calls.
+#[derive(Clone, Debug)]
+pub struct Connections<B: Bits> {
+    masks: Masks<B>,
+    cells: usize,
+    /// Each cell's neighbours, as a set and as a list.
+    neighbours: Vec<B>,
+    neighbour_list: Vec<[u16; 6]>,
+    // Per call: groups are ends 0..groups (0 and 1 the edges), empty cell
+    // `i` is end `groups + i`.
+    groups: usize,
+    ends: usize,
+    empty: B,
+    pairs: Vec<Pair<B>>,
+    touched: Vec<usize>,
+    /// Full connections at each end, to groups and to empty cells:
+    /// (other end, carrier). Kept apart because an empty cell chains only
+    /// with groups.
+    at: [Vec<Vec<(u16, B)>>; 2],
+    /// Semi connections at each group, likewise: (other end, carrier, key).
+    semi_at: [Vec<Vec<(u16, B, u16)>>; 2],
+    queue: Vec<Event<B>>,
+    stop_at_semi: bool,
+    done: bool,
+}
+
+impl<B: Bits> Connections<B> {
+    /// H-search for an `n`×`n` board.
+    pub fn new(n: u8) -> Connections<B> {
+        let masks = Masks::new(n);
+        let cells = n as usize * n as usize;
+        let neighbours: Vec<B> = (0..cells).map(|i| masks.grow(B::single(i)) & !B::single(i)).collect();
+        let neighbour_list = (0..cells)
+            .map(|i| {
+                let mut list = [i as u16; 6];
+                for (slot, j) in (0..cells).filter(|&j| neighbours[i].has(j)).enumerate() {
+                    list[slot] = j as u16;
+                }
+                list
+            })
+            .collect();
+        Connections {
+            masks,
+            cells,
+            neighbours,
+            neighbour_list,
+            groups: 0,
+            ends: 0,
+            empty: B::zero(),
+            pairs: Vec::new(),
+            touched: Vec::new(),
+            at: [Vec::new(), Vec::new()],
+            semi_at: [Vec::new(), Vec::new()],
+            queue: Vec::new(),
+            stop_at_semi: false,
+            done: false,
+        }
+    }
+
+    /// How `colour`, with stones `own` and empty cells `empty`, joins its
+    /// edges. With `any_semi`, the search stops at the first semi
+    /// connection (enough to know the side to move wins); otherwise it
+    /// gathers all it can, to narrow the opponent's must-play cells.
+    pub fn edge_link(&mut self, colour: Color, own: B, empty: B, any_semi: bool) -> EdgeLink<B> {
+        let m = self.masks;
+        let (first, second) = match colour {
+            Color::Red => (m.left, m.right),
+            Color::Blue => (m.top, m.bottom),
+        };
+        // Groups: what touches an edge belongs to it.
+        let edge_stones = [m.flood(first, own), m.flood(second, own)];
+        if !(edge_stones[0] & edge_stones[1]).is_zero() {
+            return EdgeLink::Full(B::zero());
+        }
+        let mut group_stones: Vec<B> = Vec::new();
+        let mut rest = own & !edge_stones[0] & !edge_stones[1];
+        for i in 0..self.cells {
+            if rest.has(i) {
+                let g = m.flood(B::single(i), own);
+                rest = rest & !g;
+                group_stones.push(g);
+            }
+        }
+        self.reset(2 + group_stones.len(), empty);
+        // Adjacency: each group is fully joined to the empty cells it touches.
+        let touching = |stones: B, edge: B| (m.grow(stones) | edge) & empty;
+        let mut seeds: Vec<(u16, B)> =
+            vec![(0, touching(edge_stones[0], first)), (1, touching(edge_stones[1], second))];
+        seeds.extend(group_stones.iter().enumerate().map(|(k, &g)| (2 + k as u16, m.grow(g) & empty)));
+        for (g, around) in seeds {
+            for i in 0..self.cells {
+                if around.has(i) {
+                    self.add_full(g, self.end_of_cell(i), B::zero());
+                }
+            }
+        }
+        self.stop_at_semi = any_semi;
+        self.done = false;
+        let mut head = 0;
+        while head < self.queue.len() && !self.done {
+            match self.queue[head] {
+                Event::Full(x, y, c) => self.after_full(x, y, c),
+                Event::Semi(x, y, c, key) => self.after_semi(x, y, c, key),
+            }
+            head += 1;
+        }
+        let edges = &self.pairs[1];
+        if let Some(&best) = edges.fulls.iter().min_by_key(|c| c.count()) {
+            EdgeLink::Full(best)
+        } else if let Some(&(_, key)) = edges.semis.first() {
+            let must = edges.semis.iter().fold(m.board, |acc, &(c, _)| acc & c);
+            EdgeLink::Semi { must, key }
+        } else {
+            EdgeLink::None
+        }
+    }
+
+    fn reset(&mut self, groups: usize, empty: B) {
+        for &p in &self.touched {
+            self.pairs[p].fulls.clear();
+            self.pairs[p].semis.clear();
+        }
+        self.touched.clear();
+        self.groups = groups;
+        self.ends = groups + self.cells;
+        self.empty = empty;
+        let needed = groups * self.ends;
+        if self.pairs.len() < needed {
+            self.pairs.resize_with(needed, Pair::default);
+        }
+        for at in &mut self.at {
+            if at.len() < self.ends {
+                at.resize_with(self.ends, Vec::new);
+            }
+            at.iter_mut().for_each(Vec::clear);
+        }
+        for semi_at in &mut self.semi_at {
+            if semi_at.len() < groups {
+                semi_at.resize_with(groups, Vec::new);
+            }
+            semi_at.iter_mut().for_each(Vec::clear);
+        }
+        self.queue.clear();
+    }
+
+    fn end_of_cell(&self, i: usize) -> u16 {
+        (self.groups + i) as u16
+    }
+
+    fn is_group(&self, end: u16) -> bool {
+        (end as usize) < self.groups
+    }
+
+    /// Which list an end belongs in: 0 for groups, 1 for empty cells.
+    fn kind(&self, end: u16) -> usize {
+        usize::from(!self.is_group(end))
+    }
+
+    fn cell_of(&self, end: u16) -> usize {
+        end as usize - self.groups
+    }
+
+    /// The pair slot of two ends, at least one a group (the smaller id).
+    fn pair_index(&mut self, x: u16, y: u16) -> usize {
+        let (a, b) = if x < y { (x, y) } else { (y, x) };
+        let p = a as usize * self.ends + b as usize;
+        let pair = &self.pairs[p];
+        if pair.fulls.is_empty() && pair.semis.is_empty() {
+            self.touched.push(p);
+        }
+        p
+    }
+
+    /// Whether a connection from `to` with carrier `carrier` may pass
+    /// through the end `end`: an empty-cell end must lie outside it.
+    fn clear_of(&self, end: u16, carrier: B) -> bool {
+        self.is_group(end) || !carrier.has(self.cell_of(end))
+    }
+
+    fn add_full(&mut self, x: u16, y: u16, carrier: B) {
+        let p = self.pair_index(x, y);
+        let pair = &mut self.pairs[p];
+        if pair.fulls.len() >= FULL_LIMIT || pair.fulls.iter().any(|&f| (f & !carrier).is_zero()) {
+            return;
+        }
+        pair.fulls.push(carrier);
+        let (kx, ky) = (self.kind(x), self.kind(y));
+        self.at[ky][x as usize].push((y, carrier));
+        self.at[kx][y as usize].push((x, carrier));
+        self.queue.push(Event::Full(x, y, carrier));
+        if p == 1 {
+            self.done = true;
+        }
+    }
+
+    fn add_semi(&mut self, x: u16, y: u16, carrier: B, key: u16) {
+        let p = self.pair_index(x, y);
+        let limit = if p == 1 { EDGE_SEMI_LIMIT } else { SEMI_LIMIT };
+        let pair = &mut self.pairs[p];
+        if pair.semis.len() >= limit
+            || pair.fulls.iter().any(|&f| (f & !carrier).is_zero())
+            || pair.semis.iter().any(|&(s, _)| (s & !carrier).is_zero())
+        {
+            return;
+        }
+        pair.semis.push((carrier, key));
+        for (g, other) in [(x, y), (y, x)] {
+            if self.is_group(g) {
+                let k = self.kind(other);
+                self.semi_at[k][g as usize].push((other, carrier, key));
+            }
+        }
+        self.queue.push(Event::Semi(x, y, carrier, key));
+        if p == 1 && self.stop_at_semi {
+            self.done = true;
+        }
+    }
+
+    /// AND with every connection that meets the new full one at an end.
+    fn after_full(&mut self, x: u16, y: u16, carrier: B) {
+        for (middle, other) in [(x, y), (y, x)] {
+            if middle < 2 {
+                // Through an edge: what it would join is joined to that
+                // edge already, which is all the search is for.
+                continue;
+            }
+            if self.is_group(middle) {
+                // An empty cell chains only with groups.
+                let kinds = if self.is_group(other) { 0..2 } else { 0..1 };
+                for kind in kinds {
+                    for k in 0..self.at[kind][middle as usize].len() {
+                        let (z, c2) = self.at[kind][middle as usize][k];
+                        if self.joinable(other, z, carrier, c2) {
+                            self.add_full(other, z, carrier | c2);
+                        }
+                    }
+                    for k in 0..self.semi_at[kind][middle as usize].len() {
+                        let (z, c2, key) = self.semi_at[kind][middle as usize][k];
+                        if self.joinable(other, z, carrier, c2) {
+                            self.add_semi(other, z, carrier | c2, key);
+                        }
+                    }
+                }
+            } else {
+                // Through an empty cell: a semi connection keyed by it, to
+                // the groups it is joined to and to the empty cells it touches.
+                let cell = self.cell_of(middle);
+                let through = carrier | B::single(cell);
+                for k in 0..self.at[0][middle as usize].len() {
+                    let (z, c2) = self.at[0][middle as usize][k];
+                    if z != other && (carrier & c2).is_zero() {
+                        self.add_semi(other, z, through | c2, cell as u16);
+                    }
+                }
+                let beyond = self.neighbours[cell] & self.empty & !carrier;
+                for i in self.neighbour_list[cell] {
+                    if beyond.has(i as usize) {
+                        let end = self.end_of_cell(i as usize);
+                        self.add_semi(other, end, through, cell as u16);
+                    }
+                }
+            }
+        }
+    }
+
+    /// AND the new semi connection with full ones through a group, and OR
+    /// it with its pair's other semis.
+    fn after_semi(&mut self, x: u16, y: u16, carrier: B, key: u16) {
+        let p = self.pair_index(x, y);
+        if let Some(full) = or_combine(&self.pairs[p].semis, carrier) {
+            self.add_full(x, y, full);
+        }
+        for (middle, other) in [(x, y), (y, x)] {
+            if middle < 2 || !self.is_group(middle) {
+                continue;
+            }
+            let kinds = if self.is_group(other) { 0..2 } else { 0..1 };
+            for kind in kinds {
+                for k in 0..self.at[kind][middle as usize].len() {
+                    let (z, c2) = self.at[kind][middle as usize][k];
+                    if self.joinable(other, z, carrier, c2) {
+                        self.add_semi(other, z, carrier | c2, key);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether connections `other`–middle (carrier `c1`) and middle–`z`
+    /// (carrier `c2`) can be chained: distinct ends, not both empty cells,
+    /// disjoint carriers that avoid both ends.
+    fn joinable(&self, other: u16, z: u16, c1: B, c2: B) -> bool {
+        z != other
+            && (self.is_group(other) || self.is_group(z))
+            && (c1 & c2).is_zero()
+            && self.clear_of(other, c2)
+            && self.clear_of(z, c1)
+    }
+}
+
+/// A full connection from the newest semi (last in `semis`, with carrier
+/// `newest`) and up to `OR_DEPTH - 1` others whose carriers share no cell.
+fn or_combine<B: Bits>(semis: &[(B, u16)], newest: B) -> Option<B> {
+    fn search<B: Bits>(others: &[(B, u16)], union: B, common: B, depth: u32) -> Option<B> {
+        if common.is_zero() {
+            return Some(union);
+        }
+        if depth == 0 {
+            return None;
+        }
+        for (i, &(c, _)) in others.iter().enumerate() {
+            let narrower = common & c;
+            if narrower != common
+                && let Some(found) = search(&others[i + 1..], union | c, narrower, depth - 1)
+            {
+                return Some(found);
+            }
+        }
+        None
+    }
+    let others = &semis[..semis.len().saturating_sub(1)];
+    search(others, newest, newest, OR_DEPTH - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::playout::Stones;
+    use crate::engine::{Cell, Record};
+
+    fn link(text: &str, colour: Color) -> (EdgeLink<u128>, u8) {
+        let g = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
+        let n = g.size();
+        let s = Stones::<u128>::from_position(g.position());
+        let m = Masks::<u128>::new(n);
+        (Connections::new(n).edge_link(colour, s.of(colour), s.empty_cells(&m), false), n)
+    }
+
+    fn cells(set: u128, n: u8) -> Vec<String> {
+        (0..n as usize * n as usize).filter(|&i| set.has(i)).map(|i| Cell::from_index(i, n).to_string()).collect()
+    }
+
+    #[test]
+    fn adjacent_stones_with_edge_bridges_are_joined() {
+        // Red b3 and c2 touch; b3 reaches the left edge over a3/a4 and c2
+        // the right edge over d1/d2.
+        let (l, n) = link("4x4 b3 a1 c2 d4", Color::Red);
+        let EdgeLink::Full(c) = l else { panic!("{l:?}") };
+        assert_eq!(cells(c, n), ["d1", "d2", "a3", "a4"]);
+        assert_eq!(link("4x4 b3 a1 c2 d4", Color::Blue).0, EdgeLink::None);
+    }
+
+    #[test]
+    fn a_bridge_between_stones_closes_a_connection() {
+        // Red b2 and c3 share b3 and c2; with a1 and d4 Blue's, the edge
+        // bridges of b2 (a2, a3) and c3 (d2, d3) close it.
+        let (l, _) = link("4x4 b2 a1 c3 d4", Color::Red);
+        assert!(matches!(l, EdgeLink::Full(c) if c.count() == 6), "{l:?}");
+    }
+
+    #[test]
+    fn one_missing_move_is_a_semi_connection_with_its_key() {
+        // Red a2 and c2 on 3×3 with Blue b1: b2 joins them, and nothing else
+        // does, so Blue must take b2.
+        let (l, n) = link("3x3 a2 b1 c2", Color::Red);
+        let EdgeLink::Semi { must, key } = l else { panic!("{l:?}") };
+        assert_eq!(cells(must, n), ["b2"]);
+        assert_eq!(Cell::from_index(key as usize, n).to_string(), "b2");
+    }
+
+    #[test]
+    fn the_centre_of_five_by_five_holds_two_ziggurats() {
+        // Red c3 alone: a ziggurat to each edge, joined at c3.
+        let (l, n) = link("5x5 c3", Color::Red);
+        let EdgeLink::Full(c) = l else { panic!("{l:?}") };
+        assert!(c.count() <= 16, "{:?}", cells(c, n));
+        // A lone Blue stone on the first row is only half way there.
+        assert_eq!(link("5x5 c3 c1", Color::Blue).0, EdgeLink::None);
+    }
+}

@@ -1,0 +1,314 @@
+//! Dead and captured cells: empty cells whose colour cannot change who
+//! wins, found from the six neighbours around each cell.
+//!
+//! A cell is *dead* when a stone of either colour on it would join nothing
+//! that its neighbours do not already join (or could join) without it. The
+//! test looks only at the ring of six neighbours, where edges count as
+//! stones of their owner, so it is sound on any board. Two empty neighbours
+//! are *captured* by a colour when its stone on either one makes the other
+//! dead: that colour may fill both, as it can answer any intrusion in the
+//! pair with the other cell. Filling captured pairs and ignoring dead cells
+//! shrinks the solver's move lists and strengthens its connections.
+
+use super::bits::{Bits, Masks};
+use super::cell::Cell;
+use super::color::Color;
+use super::playout::Stones;
+
+/// Neighbour offsets in ring order: each one is adjacent to the next, and
+/// the last to the first.
+const RING: [(i8, i8); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+
+/// What lies at one position of a cell's ring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Around {
+    /// A cell of the board.
+    Cell(u16),
+    /// Beyond the board: an edge, which counts as a stone of its owner.
+    Edge(Color),
+    /// Beyond a corner, touching both edges: counted as an empty cell,
+    /// which can only make the test more careful.
+    Corner,
+}
+
+/// Ring states: 0 empty, 1 Red, 2 Blue.
+const EMPTY: u8 = 0;
+const RED: u8 = 1;
+const BLUE: u8 = 2;
+const POW3: [u16; 6] = [1, 3, 9, 27, 81, 243];
+
+/// The dead-cell test for one board size.
+#[derive(Clone, Debug)]
+pub struct DeadCells {
+    size: u8,
+    rings: Vec<[Around; 6]>,
+    /// For each of the 3⁶ rings, whether the cell inside is dead.
+    dead: Vec<bool>,
+    /// Empty neighbours of each cell, for the captured-pair scan.
+    neighbours: Vec<Vec<u16>>,
+}
+
+impl DeadCells {
+    /// The test for an `n`×`n` board.
+    pub fn new(n: u8) -> DeadCells {
+        let size = n as i16;
+        let rings = (0..n as usize * n as usize)
+            .map(|i| {
+                let c = Cell::from_index(i, n);
+                std::array::from_fn(|k| {
+                    let (q, r) = (c.q as i16 + RING[k].0 as i16, c.r as i16 + RING[k].1 as i16);
+                    let off_q = !(0..size).contains(&q);
+                    let off_r = !(0..size).contains(&r);
+                    match (off_q, off_r) {
+                        (false, false) => Around::Cell((r * size + q) as u16),
+                        (true, false) => Around::Edge(Color::Red),
+                        (false, true) => Around::Edge(Color::Blue),
+                        (true, true) => Around::Corner,
+                    }
+                })
+            })
+            .collect();
+        let dead = (0..729u16).map(|code| ring_is_dead(decode(code))).collect();
+        let neighbours = (0..n as usize * n as usize)
+            .map(|i| Cell::from_index(i, n).neighbours(n).map(|c| c.index(n) as u16).collect())
+            .collect();
+        DeadCells { size: n, rings, dead, neighbours }
+    }
+
+    fn code(&self, colours: &[u8], cell: usize) -> u16 {
+        let mut code = 0;
+        for (k, around) in self.rings[cell].iter().enumerate() {
+            let state = match *around {
+                Around::Cell(j) => colours[j as usize],
+                Around::Edge(Color::Red) => RED,
+                Around::Edge(Color::Blue) => BLUE,
+                Around::Corner => EMPTY,
+            };
+            code += state as u16 * POW3[k];
+        }
+        code
+    }
+
+    fn colours<B: Bits>(&self, s: &Stones<B>) -> Vec<u8> {
+        let cells = self.size as usize * self.size as usize;
+        (0..cells)
+            .map(|i| {
+                if s.red.has(i) {
+                    RED
+                } else if s.blue.has(i) {
+                    BLUE
+                } else {
+                    EMPTY
+                }
+            })
+            .collect()
+    }
+
+    /// The dead empty cells of `s`.
+    pub fn find<B: Bits>(&self, s: &Stones<B>, masks: &Masks<B>) -> B {
+        let colours = self.colours(s);
+        let empty = s.empty_cells(masks);
+        let mut dead = B::zero();
+        for i in 0..colours.len() {
+            if empty.has(i) && self.dead[self.code(&colours, i) as usize] {
+                dead = dead | B::single(i);
+            }
+        }
+        dead
+    }
+
+    /// Fills every captured pair with its owner's stones, one pair at a
+    /// time (each fill can make more), and returns how many cells it
+    /// filled. Dead cells are left empty for the caller to treat.
+    pub fn fill_captured<B: Bits>(&self, s: &mut Stones<B>) -> u32 {
+        let mut colours = self.colours(s);
+        let mut filled = 0;
+        loop {
+            let mut changed = false;
+            for a in 0..colours.len() {
+                if colours[a] != EMPTY || self.dead[self.code(&colours, a) as usize] {
+                    continue;
+                }
+                for &b in &self.neighbours[a] {
+                    let b = b as usize;
+                    if b < a || colours[b] != EMPTY || self.dead[self.code(&colours, b) as usize] {
+                        continue;
+                    }
+                    if let Some(owner) = [RED, BLUE].into_iter().find(|&x| self.captures(&mut colours, a, b, x)) {
+                        colours[a] = owner;
+                        colours[b] = owner;
+                        let bits = B::single(a) | B::single(b);
+                        if owner == RED {
+                            s.red = s.red | bits;
+                        } else {
+                            s.blue = s.blue | bits;
+                        }
+                        filled += 2;
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            if !changed {
+                return filled;
+            }
+        }
+    }
+
+    /// Whether a stone of `x` on either of `a`, `b` leaves the other dead.
+    fn captures(&self, colours: &mut [u8], a: usize, b: usize, x: u8) -> bool {
+        let kills = |colours: &mut [u8], on: usize, other: usize| {
+            colours[on] = x;
+            let dead = self.dead[self.code(colours, other) as usize];
+            colours[on] = EMPTY;
+            dead
+        };
+        kills(colours, a, b) && kills(colours, b, a)
+    }
+}
+
+fn decode(mut code: u16) -> [u8; 6] {
+    std::array::from_fn(|_| {
+        let s = (code % 3) as u8;
+        code /= 3;
+        s
+    })
+}
+
+/// Whether a stone of `colour` inside `ring` would join nothing new: every
+/// two ring positions that could hold `colour` are next to each other or
+/// already joined by `colour`'s stones along one side of the ring.
+fn useless_for(ring: [u8; 6], colour: u8) -> bool {
+    let other = if colour == RED { BLUE } else { RED };
+    let could = |k: usize| ring[k] != other;
+    let own = |k: usize| ring[k] == colour;
+    for i in 0..6 {
+        for j in i + 1..6 {
+            if !could(i) || !could(j) || j == i + 1 || (i == 0 && j == 5) {
+                continue;
+            }
+            let inside = (i + 1..j).all(own);
+            let outside = (j + 1..6).chain(0..i).all(own);
+            if !inside && !outside {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// A cell is dead when its stone would be useless to either colour.
+fn ring_is_dead(ring: [u8; 6]) -> bool {
+    useless_for(ring, RED) && useless_for(ring, BLUE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Record;
+
+    fn stones(text: &str) -> (Stones<u128>, Masks<u128>, DeadCells) {
+        let g = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
+        let n = g.size();
+        (Stones::from_position(g.position()), Masks::new(n), DeadCells::new(n))
+    }
+
+    fn cell(name: &str, n: u8) -> usize {
+        Cell::parse(name, n).unwrap().index(n)
+    }
+
+    #[test]
+    fn an_empty_board_has_no_dead_cell() {
+        for n in 3..=11 {
+            let (s, m, d) = (Stones::<u128>::empty(), Masks::new(n), DeadCells::new(n));
+            assert!(d.find(&s, &m).is_zero(), "{n}×{n}");
+        }
+    }
+
+    #[test]
+    fn a_cell_walled_in_by_one_colour_is_dead() {
+        // Red around c3 on four sides in a row: b3 c2 d2 d3 (ring positions
+        // 3, 2, 1, 0); c3 joins nothing new for either side.
+        let (s, m, d) = stones("5x5 b3 a1 c2 a2 d2 a3 d3");
+        let dead = d.find(&s, &m);
+        assert!(dead.has(cell("c3", 5)), "c3 dead");
+        assert!(!dead.has(cell("e5", 5)));
+        // A cell between stones of both colours that it would join is alive.
+        let (s, m, d) = stones("5x5 b3 d3");
+        assert!(!d.find(&s, &m).has(cell("c3", 5)));
+    }
+
+    #[test]
+    fn a_stone_beside_its_edge_captures_the_two_edge_cells_it_touches() {
+        // Red b4 touches a4 and a5 on its own edge: Red owns that pair.
+        let (mut s, m, d) = stones("7x7 b4 d4");
+        assert_eq!(d.fill_captured(&mut s), 2);
+        assert!(s.red.has(cell("a4", 7)) && s.red.has(cell("a5", 7)));
+        assert!(d.find(&s, &m).is_zero());
+        // Each fill can make another: beside Blue's e1 Blue owns c1–d1,
+        // and then Red owns a2–b2 and a1–b1 above its a3–a4.
+        let (mut s, _, d) = stones("5x5 b3 e1");
+        assert_eq!(d.fill_captured(&mut s), 8);
+        for c in ["a1", "b1", "a2", "b2", "a3", "a4"] {
+            assert!(s.red.has(cell(c, 5)), "{c}");
+        }
+        assert!(s.blue.has(cell("c1", 5)) && s.blue.has(cell("d1", 5)));
+    }
+
+    #[test]
+    fn the_ring_rule_matches_its_definition() {
+        // Brute force: a cell is dead when, for every way to fill its empty
+        // ring positions, its colour never changes which ring positions are
+        // joined (through the cell or around the ring) for either side.
+        for code in 0..729u16 {
+            let ring = decode(code);
+            let brute = [RED, BLUE].iter().all(|&x| brute_useless(ring, x));
+            if ring_is_dead(ring) {
+                assert!(brute, "{ring:?} called dead but a stone there matters");
+            }
+        }
+        // The classic patterns.
+        assert!(ring_is_dead([RED, RED, RED, RED, EMPTY, EMPTY]));
+        assert!(ring_is_dead([BLUE, RED, RED, RED, BLUE, BLUE]));
+        assert!(!ring_is_dead([RED, EMPTY, BLUE, EMPTY, RED, EMPTY]));
+    }
+
+    /// Whether `x` on the centre never joins two ring stones of `x` that
+    /// the ring alone leaves apart, whatever fills the empty positions.
+    fn brute_useless(ring: [u8; 6], x: u8) -> bool {
+        let empties: Vec<usize> = (0..6).filter(|&k| ring[k] == EMPTY).collect();
+        for fill in 0..1u32 << empties.len() {
+            let mut full = ring;
+            for (b, &k) in empties.iter().enumerate() {
+                full[k] = if fill >> b & 1 == 1 {
+                    x
+                } else if x == RED {
+                    BLUE
+                } else {
+                    RED
+                };
+            }
+            // Components of x around the ring.
+            let mut comp = [usize::MAX; 6];
+            for k in 0..6 {
+                if full[k] == x && comp[k] == usize::MAX {
+                    let mut j = k;
+                    while full[j] == x && comp[j] == usize::MAX {
+                        comp[j] = k;
+                        j = (j + 1) % 6;
+                    }
+                    let mut j = (k + 5) % 6;
+                    while full[j] == x && comp[j] == usize::MAX {
+                        comp[j] = k;
+                        j = (j + 5) % 6;
+                    }
+                }
+            }
+            let groups: std::collections::HashSet<usize> = (0..6).filter(|&k| full[k] == x).map(|k| comp[k]).collect();
+            if groups.len() > 1 {
+                return false;
+            }
+        }
+        true
+    }
+}
