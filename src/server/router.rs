@@ -13,7 +13,7 @@ use crate::app::{App, shell};
 /// Every route of the server for the given Leptos options. Pages and
 /// server functions reach the hub through Leptos context.
 pub fn router(options: LeptosOptions, hub: Hub) -> Router {
-    let routes = generate_route_list(App);
+    let routes = route_list();
     Router::new()
         .route("/health", get(health))
         .merge(super::online::routes(hub.clone()))
@@ -23,4 +23,14 @@ pub fn router(options: LeptosOptions, hub: Hub) -> Router {
         })
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(options)
+}
+
+/// The pages' routes, generated once per process. Generating them sets a
+/// process-wide flag in `leptos_server` that parks every resource first
+/// polled meanwhile, for good (leptos issue #4773): a second router built
+/// while another serves pages (as the integration tests do) would hang
+/// those pages' responses.
+fn route_list() -> Vec<leptos_axum::AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<leptos_axum::AxumRouteListing>> = std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(App)).clone()
 }

@@ -97,8 +97,20 @@ async fn exchange(addr: std::net::SocketAddr, request: String) -> Response {
     let mut stream = TcpStream::connect(addr).await.expect("connect");
     stream.write_all(request.as_bytes()).await.expect("send");
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.expect("read");
+    // A whole answer within 10 s, or a failure that shows what came.
+    let read = tokio::time::timeout(std::time::Duration::from_secs(10), stream.read_to_end(&mut raw)).await;
     let text = String::from_utf8_lossy(&raw).into_owned();
+    match read {
+        Ok(r) => {
+            r.expect("read");
+        }
+        Err(_) => panic!(
+            "no whole answer within 10 s to {:?}; got {} bytes, ending: {:?}",
+            request.lines().next().unwrap_or(""),
+            raw.len(),
+            text.chars().skip(text.chars().count().saturating_sub(600)).collect::<String>()
+        ),
+    }
     let (head, body) = text.split_once("\r\n\r\n").expect("a header block");
     let mut lines = head.lines();
     let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).expect("a status line");

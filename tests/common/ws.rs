@@ -17,8 +17,11 @@ pub struct Client {
 impl Client {
     /// Connects to `path` (with its query) on the test server.
     pub async fn connect(addr: std::net::SocketAddr, path: &str) -> Client {
-        let (ws, _) =
-            tokio_tungstenite::connect_async(format!("ws://{addr}{path}")).await.expect("WebSocket handshake");
+        let handshake = tokio_tungstenite::connect_async(format!("ws://{addr}{path}"));
+        let (ws, _) = tokio::time::timeout(Duration::from_secs(10), handshake)
+            .await
+            .unwrap_or_else(|_| panic!("no WebSocket handshake within 10 s for {path}"))
+            .expect("WebSocket handshake");
         Client { ws }
     }
 
