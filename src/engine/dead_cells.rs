@@ -120,18 +120,22 @@ impl DeadCells {
     /// Fills every captured pair with its owner's stones, one pair at a
     /// time (each fill can make more), and returns how many cells it
     /// filled. Dead cells are left empty for the caller to treat.
-    pub fn fill_captured<B: Bits>(&self, s: &mut Stones<B>) -> u32 {
+    pub fn fill_captured<B: Bits>(&self, s: &mut Stones<B>, masks: &Masks<B>) -> u32 {
         let mut colours = self.colours(s);
         let mut filled = 0;
         loop {
+            // Only a cell beside a stone or an edge can be captured: a
+            // stone on its partner alone never kills it.
+            let near = (masks.grow(s.red | s.blue) | masks.left | masks.right | masks.top | masks.bottom)
+                & s.empty_cells(masks);
             let mut changed = false;
             for a in 0..colours.len() {
-                if colours[a] != EMPTY || self.dead[self.code(&colours, a) as usize] {
+                if !near.has(a) || colours[a] != EMPTY || self.dead[self.code(&colours, a) as usize] {
                     continue;
                 }
                 for &b in &self.neighbours[a] {
                     let b = b as usize;
-                    if b < a || colours[b] != EMPTY || self.dead[self.code(&colours, b) as usize] {
+                    if b < a || !near.has(b) || colours[b] != EMPTY || self.dead[self.code(&colours, b) as usize] {
                         continue;
                     }
                     if let Some(owner) = [RED, BLUE].into_iter().find(|&x| self.captures(&mut colours, a, b, x)) {
@@ -242,13 +246,13 @@ mod tests {
     fn a_stone_beside_its_edge_captures_the_two_edge_cells_it_touches() {
         // Red b4 touches a4 and a5 on its own edge: Red owns that pair.
         let (mut s, m, d) = stones("7x7 b4 d4");
-        assert_eq!(d.fill_captured(&mut s), 2);
+        assert_eq!(d.fill_captured(&mut s, &m), 2);
         assert!(s.red.has(cell("a4", 7)) && s.red.has(cell("a5", 7)));
         assert!(d.find(&s, &m).is_zero());
         // Each fill can make another: beside Blue's e1 Blue owns c1–d1,
         // and then Red owns a2–b2 and a1–b1 above its a3–a4.
-        let (mut s, _, d) = stones("5x5 b3 e1");
-        assert_eq!(d.fill_captured(&mut s), 8);
+        let (mut s, m, d) = stones("5x5 b3 e1");
+        assert_eq!(d.fill_captured(&mut s, &m), 8);
         for c in ["a1", "b1", "a2", "b2", "a3", "a4"] {
             assert!(s.red.has(cell(c, 5)), "{c}");
         }

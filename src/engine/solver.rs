@@ -168,7 +168,7 @@ type Table = HashMap<u64, (u32, u32), BuildHasherDefault<IdentityHasher>>;
 /// (best first).
 struct Expansion<B: Bits> {
     reduced: Stones<B>,
-    key: u64,
+    key: Key,
     moves: Box<[u16]>,
 }
 
@@ -200,6 +200,22 @@ struct Solver<B: Bits> {
 
 const BLUE_TO_MOVE: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// A position's Zobrist keys as it stands and turned half a turn (which
+/// keeps each side's edges its own, so both have the same winner). The
+/// table files a position under the smaller one: a position and its
+/// turned twin share an entry, which halves a map of every opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key {
+    plain: u64,
+    turned: u64,
+}
+
+impl Key {
+    fn table(self) -> u64 {
+        self.plain.min(self.turned)
+    }
+}
+
 impl<B: Bits> Solver<B> {
     fn new(n: u8, budget: u64) -> Solver<B> {
         let cells = n as usize * n as usize;
@@ -229,27 +245,37 @@ impl<B: Bits> Solver<B> {
         }
     }
 
-    fn hash(&self, s: &Stones<B>) -> u64 {
-        let mut h = if s.to_move == Color::Red { 0 } else { BLUE_TO_MOVE };
+    fn hash(&self, s: &Stones<B>) -> Key {
+        let side = if s.to_move == Color::Red { 0 } else { BLUE_TO_MOVE };
+        let mut key = Key { plain: side, turned: side };
+        let last = self.cells - 1;
         for i in 0..self.cells {
-            if s.red.has(i) {
-                h ^= self.keys[i][0];
+            let colour = if s.red.has(i) {
+                0
             } else if s.blue.has(i) {
-                h ^= self.keys[i][1];
-            }
+                1
+            } else {
+                continue;
+            };
+            key.plain ^= self.keys[i][colour];
+            key.turned ^= self.keys[last - i][colour];
         }
-        h
+        key
     }
 
-    fn child_key(&self, key: u64, s: &Stones<B>, cell: u16) -> u64 {
+    fn child_key(&self, key: Key, s: &Stones<B>, cell: u16) -> Key {
         let colour = if s.to_move == Color::Red { 0 } else { 1 };
-        key ^ self.keys[cell as usize][colour] ^ BLUE_TO_MOVE
+        let turned = self.cells - 1 - cell as usize;
+        Key {
+            plain: key.plain ^ self.keys[cell as usize][colour] ^ BLUE_TO_MOVE,
+            turned: key.turned ^ self.keys[turned][colour] ^ BLUE_TO_MOVE,
+        }
     }
 
     /// Where `s` (whose key is `key`) stands, remembered for undecided
-    /// positions.
-    fn standing(&mut self, s: &Stones<B>, key: u64) -> Standing<B> {
-        if let Some(e) = self.expansions.get(&key) {
+    /// positions (as they stand: the moves are cells of this orientation).
+    fn standing(&mut self, s: &Stones<B>, key: Key) -> Standing<B> {
+        if let Some(e) = self.expansions.get(&key.plain) {
             return Standing::Open(e.clone());
         }
         let standing = self.assess(s);
@@ -257,7 +283,7 @@ impl<B: Bits> Solver<B> {
             if self.expansions.len() >= MOVE_CACHE {
                 self.expansions.clear();
             }
-            self.expansions.insert(key, e.clone());
+            self.expansions.insert(key.plain, e.clone());
         }
         standing
     }
@@ -274,7 +300,7 @@ impl<B: Bits> Solver<B> {
             return Standing::Lost;
         }
         let mut reduced = *s;
-        self.dead.fill_captured(&mut reduced);
+        self.dead.fill_captured(&mut reduced, &m);
         if reduced.has_won(&m, mover.opponent()) {
             return Standing::Lost;
         }
@@ -327,6 +353,45 @@ impl<B: Bits> Solver<B> {
         cost
     }
 
+    /// The distance of `colour` (as [`Solver::distance`]) and the empty
+    /// cells on at least one of its shortest paths, from one sweep from
+    /// each edge: a stone on such a cell shortens the path by one, a stone
+    /// elsewhere leaves it as it was.
+    fn shortest(&self, s: &Stones<B>, colour: Color) -> (u32, B) {
+        let m = &self.masks;
+        let (own, first, second) = match colour {
+            Color::Red => (s.red, m.left, m.right),
+            Color::Blue => (s.blue, m.top, m.bottom),
+        };
+        let empty = s.empty_cells(m);
+        // Empty cells by their cost from one edge (the cell included).
+        let sweep = |from: B, to: B, layers: &mut Vec<B>| -> Option<u32> {
+            let mut reach = m.flood(from, own);
+            layers.clear();
+            layers.push(B::zero());
+            while (reach & to).is_zero() {
+                let step = (m.grow(reach) | from) & empty & !reach;
+                if step.is_zero() {
+                    return None;
+                }
+                layers.push(step);
+                reach = m.flood(reach | step, own | step | reach);
+            }
+            Some(layers.len() as u32 - 1)
+        };
+        let (mut forward, mut backward) = (Vec::new(), Vec::new());
+        let Some(d) = sweep(first, second, &mut forward) else { return (INF / 1024, B::zero()) };
+        // The backward sweep may stop early; the layers it needs are there.
+        let _ = sweep(second, first, &mut backward);
+        let mut on_path = B::zero();
+        for (k, &ahead) in forward.iter().enumerate().skip(1) {
+            if let Some(&back) = backward.get(d as usize + 1 - k) {
+                on_path = on_path | (ahead & back);
+            }
+        }
+        (d, on_path)
+    }
+
     fn solve_root(&mut self, root: &Stones<B>) -> Solution {
         let key = self.hash(root);
         let start = self.nodes;
@@ -357,12 +422,12 @@ impl<B: Bits> Solver<B> {
     }
 
     /// The root moves proved to win.
-    fn winning_moves(&mut self, root: &Stones<B>, key: u64) -> Vec<Cell> {
+    fn winning_moves(&mut self, root: &Stones<B>, key: Key) -> Vec<Cell> {
         let n = self.masks.size;
         let Standing::Open(e) = self.standing(root, key) else { return Vec::new() };
         e.moves
             .iter()
-            .filter(|&&c| self.table.get(&self.child_key(e.key, &e.reduced, c)).is_some_and(|&(_, d)| d == 0))
+            .filter(|&&c| self.table.get(&self.child_key(e.key, &e.reduced, c).table()).is_some_and(|&(_, d)| d == 0))
             .map(|&c| Cell::from_index(c as usize, n))
             .collect()
     }
@@ -370,35 +435,42 @@ impl<B: Bits> Solver<B> {
     /// df-pn's multiple iterative deepening: search `s` until its proof
     /// number reaches `phi_max` or its disproof number `delta_max`. Numbers
     /// are from the side to move's view: `phi` = cost of proving it wins.
-    fn mid(&mut self, s: &Stones<B>, key: u64, phi_max: u32, delta_max: u32) -> (u32, u32) {
+    fn mid(&mut self, s: &Stones<B>, key: Key, phi_max: u32, delta_max: u32) -> (u32, u32) {
         let e = match self.standing(s, key) {
-            Standing::Won(_) => return self.store(key, (0, INF)),
-            Standing::Lost => return self.store(key, (INF, 0)),
+            Standing::Won(_) => return self.store(key.table(), (0, INF)),
+            Standing::Lost => return self.store(key.table(), (INF, 0)),
             Standing::Open(e) => e,
         };
         self.nodes += 1;
         // Children new to the table start from distance estimates rather
         // than (1, 1): the side closer to joining its edges is cheaper to
         // prove a win for. Known children keep their table entries.
-        let children: Vec<(u16, u64, (u32, u32))> = e
+        let (our_distance, our_path) = self.shortest(&e.reduced, s.to_move);
+        let (their_distance, their_path) = self.shortest(&e.reduced, s.to_move.opponent());
+        let children: Vec<(u16, Key, (u32, u32))> = e
             .moves
             .iter()
             .map(|&c| {
                 let child_key = self.child_key(e.key, &e.reduced, c);
-                if self.table.contains_key(&child_key) {
+                if self.table.contains_key(&child_key.table()) {
                     return (c, child_key, (1, 1));
                 }
-                let mut child = e.reduced;
-                child.play(c as usize);
-                let them = self.distance(&child, child.to_move).max(1);
-                let us = self.distance(&child, s.to_move).max(1);
-                (c, child_key, (them, us))
+                let us = our_distance - u32::from(our_path.has(c as usize));
+                // Only a stone on one of their shortest paths can lengthen it.
+                let them = if their_path.has(c as usize) {
+                    let mut child = e.reduced;
+                    child.play(c as usize);
+                    self.distance(&child, child.to_move)
+                } else {
+                    their_distance
+                };
+                (c, child_key, (them.max(1), us.max(1)))
             })
             .collect();
         loop {
             let (phi, delta, best, best_child_phi, second_delta) = self.summarise(&children);
             if phi >= phi_max || delta >= delta_max || self.nodes >= self.budget {
-                return self.store(key, (phi, delta));
+                return self.store(key.table(), (phi, delta));
             }
             let (cell, child_key, _) = children[best];
             // The child's own numbers are (its phi, its delta) = (our delta
@@ -417,14 +489,14 @@ impl<B: Bits> Solver<B> {
     /// Our (phi, delta) from the children's table entries, the index of the
     /// child to search (smallest child delta), that child's phi, and the
     /// second smallest child delta.
-    fn summarise(&self, children: &[(u16, u64, (u32, u32))]) -> (u32, u32, usize, u32, u32) {
+    fn summarise(&self, children: &[(u16, Key, (u32, u32))]) -> (u32, u32, usize, u32, u32) {
         let mut phi = INF;
         let mut delta: u32 = 0;
         let mut best = 0;
         let mut best_phi = 0;
         let mut second = INF;
         for (i, &(_, k, init)) in children.iter().enumerate() {
-            let (c_phi, c_delta) = self.lookup(k, init);
+            let (c_phi, c_delta) = self.lookup(k.table(), init);
             delta = delta.saturating_add(c_phi).min(INF);
             if c_delta < phi {
                 second = phi;
@@ -624,7 +696,7 @@ mod tests {
             let mover_wins = stones_mover_wins(s, &m, &mut memo);
             let dead = DeadCells::new(n);
             let mut filled = s;
-            dead.fill_captured(&mut filled);
+            dead.fill_captured(&mut filled, &m);
             let filled_decided = filled.has_won(&m, s.to_move) || filled.has_won(&m, s.to_move.opponent());
             if !filled_decided {
                 proptest::prop_assert_eq!(stones_mover_wins(filled, &m, &mut memo), mover_wins, "captured fill");
