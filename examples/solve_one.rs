@@ -21,5 +21,11 @@ fn main() {
     }
     let start = std::time::Instant::now();
     let s = hexarena::engine::solver::solve(&p, budget);
-    println!("{n}x{n} after {cell}: {:?}, {} nodes, {:.1} s", s.verdict, s.nodes, start.elapsed().as_secs_f64());
+    let within = s.winner_stones.map(|k| format!(", winner needs at most {k} more stones")).unwrap_or_default();
+    println!(
+        "{n}x{n} after {cell}: {:?}{within}, {} nodes, {:.1} s",
+        s.verdict,
+        s.nodes,
+        start.elapsed().as_secs_f64()
+    );
 }

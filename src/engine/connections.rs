@@ -19,11 +19,14 @@ use super::color::Color;
 /// How a side's two edges are joined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EdgeLink<B> {
-    /// Joined whatever the opponent does, within these empty cells.
-    Full(B),
-    /// Joined once the side plays `key`; the opponent, to move, must play
-    /// in `must` (the cells every such connection needs) or lose.
-    Semi { must: B, key: u16 },
+    /// Joined whatever the opponent does, within the empty cells of
+    /// `carrier`, by at most `need` more stones of the side.
+    Full { carrier: B, need: u32 },
+    /// Joined once the side plays `key`, by at most `need` stones (the key
+    /// included) within `carrier`; the opponent, to move, must play in
+    /// `must` (the cells every such connection needs) or lose, and then
+    /// loses within `neediest` stones of the side.
+    Semi { must: B, key: u16, carrier: B, need: u32, neediest: u32 },
     /// No connection found.
     None,
 }
@@ -39,10 +42,12 @@ const EDGE_SEMI_LIMIT: usize = 24;
 /// time.
 const OR_DEPTH: u32 = 2;
 
+/// The connections between two ends: carriers with the stones they need,
+/// semis with their keys.
 #[derive(Clone, Debug)]
 struct Pair<B> {
-    fulls: Vec<B>,
-    semis: Vec<(B, u16)>,
+    fulls: Vec<(B, u32)>,
+    semis: Vec<(B, u16, u32)>,
 }
 
 impl<B> Default for Pair<B> {
@@ -53,9 +58,14 @@ impl<B> Default for Pair<B> {
 
 #[derive(Clone, Copy, Debug)]
 enum Event<B> {
-    Full(u16, u16, B),
-    Semi(u16, u16, B, u16),
+    Full(u16, u16, B, u32),
+    Semi(u16, u16, B, u16, u32),
 }
+
+/// A full connection seen from one end: (other end, carrier, need).
+type FullAt<B> = (u16, B, u32);
+/// A semi connection seen from one end: (other end, carrier, key, need).
+type SemiAt<B> = (u16, B, u16, u32);
 
 /// H-search for one board size, with scratch space reused between calls.
 #[derive(Clone, Debug)]
@@ -73,11 +83,12 @@ pub struct Connections<B: Bits> {
     pairs: Vec<Pair<B>>,
     touched: Vec<usize>,
     /// Full connections at each end, to groups and to empty cells:
-    /// (other end, carrier). Kept apart because an empty cell chains only
-    /// with groups.
-    at: [Vec<Vec<(u16, B)>>; 2],
-    /// Semi connections at each group, likewise: (other end, carrier, key).
-    semi_at: [Vec<Vec<(u16, B, u16)>>; 2],
+    /// (other end, carrier, need). Kept apart because an empty cell chains
+    /// only with groups.
+    at: [Vec<Vec<FullAt<B>>>; 2],
+    /// Semi connections at each group, likewise: (other end, carrier, key,
+    /// need).
+    semi_at: [Vec<Vec<SemiAt<B>>>; 2],
     queue: Vec<Event<B>>,
     stop_at_semi: bool,
     done: bool,
@@ -129,7 +140,7 @@ impl<B: Bits> Connections<B> {
         // Groups: what touches an edge belongs to it.
         let edge_stones = [m.flood(first, own), m.flood(second, own)];
         if !(edge_stones[0] & edge_stones[1]).is_zero() {
-            return EdgeLink::Full(B::zero());
+            return EdgeLink::Full { carrier: B::zero(), need: 0 };
         }
         let mut group_stones: Vec<B> = Vec::new();
         let mut rest = own & !edge_stones[0] & !edge_stones[1];
@@ -149,7 +160,7 @@ impl<B: Bits> Connections<B> {
         for (g, around) in seeds {
             for i in 0..self.cells {
                 if around.has(i) {
-                    self.add_full(g, self.end_of_cell(i), B::zero());
+                    self.add_full(g, self.end_of_cell(i), B::zero(), 0);
                 }
             }
         }
@@ -158,17 +169,18 @@ impl<B: Bits> Connections<B> {
         let mut head = 0;
         while head < self.queue.len() && !self.done {
             match self.queue[head] {
-                Event::Full(x, y, c) => self.after_full(x, y, c),
-                Event::Semi(x, y, c, key) => self.after_semi(x, y, c, key),
+                Event::Full(x, y, c, need) => self.after_full(x, y, c, need),
+                Event::Semi(x, y, c, key, need) => self.after_semi(x, y, c, key, need),
             }
             head += 1;
         }
         let edges = &self.pairs[1];
-        if let Some(&best) = edges.fulls.iter().min_by_key(|c| c.count()) {
-            EdgeLink::Full(best)
-        } else if let Some(&(_, key)) = edges.semis.first() {
-            let must = edges.semis.iter().fold(m.board, |acc, &(c, _)| acc & c);
-            EdgeLink::Semi { must, key }
+        if let Some(&(carrier, need)) = edges.fulls.iter().min_by_key(|f| f.1) {
+            EdgeLink::Full { carrier, need }
+        } else if let Some(&(carrier, key, need)) = edges.semis.iter().min_by_key(|s| s.2) {
+            let must = edges.semis.iter().fold(m.board, |acc, &(c, _, _)| acc & c);
+            let neediest = edges.semis.iter().map(|s| s.2).max().unwrap_or(0);
+            EdgeLink::Semi { must, key, carrier, need, neediest }
         } else {
             EdgeLink::None
         }
@@ -236,47 +248,47 @@ impl<B: Bits> Connections<B> {
         self.is_group(end) || !carrier.has(self.cell_of(end))
     }
 
-    fn add_full(&mut self, x: u16, y: u16, carrier: B) {
+    fn add_full(&mut self, x: u16, y: u16, carrier: B, need: u32) {
         let p = self.pair_index(x, y);
         let pair = &mut self.pairs[p];
-        if pair.fulls.len() >= FULL_LIMIT || pair.fulls.iter().any(|&f| (f & !carrier).is_zero()) {
+        if pair.fulls.len() >= FULL_LIMIT || pair.fulls.iter().any(|&(f, n)| (f & !carrier).is_zero() && n <= need) {
             return;
         }
-        pair.fulls.push(carrier);
+        pair.fulls.push((carrier, need));
         let (kx, ky) = (self.kind(x), self.kind(y));
-        self.at[ky][x as usize].push((y, carrier));
-        self.at[kx][y as usize].push((x, carrier));
-        self.queue.push(Event::Full(x, y, carrier));
+        self.at[ky][x as usize].push((y, carrier, need));
+        self.at[kx][y as usize].push((x, carrier, need));
+        self.queue.push(Event::Full(x, y, carrier, need));
         if p == 1 {
             self.done = true;
         }
     }
 
-    fn add_semi(&mut self, x: u16, y: u16, carrier: B, key: u16) {
+    fn add_semi(&mut self, x: u16, y: u16, carrier: B, key: u16, need: u32) {
         let p = self.pair_index(x, y);
         let limit = if p == 1 { EDGE_SEMI_LIMIT } else { SEMI_LIMIT };
         let pair = &mut self.pairs[p];
         if pair.semis.len() >= limit
-            || pair.fulls.iter().any(|&f| (f & !carrier).is_zero())
-            || pair.semis.iter().any(|&(s, _)| (s & !carrier).is_zero())
+            || pair.fulls.iter().any(|&(f, n)| (f & !carrier).is_zero() && n <= need)
+            || pair.semis.iter().any(|&(s, _, n)| (s & !carrier).is_zero() && n <= need)
         {
             return;
         }
-        pair.semis.push((carrier, key));
+        pair.semis.push((carrier, key, need));
         for (g, other) in [(x, y), (y, x)] {
             if self.is_group(g) {
                 let k = self.kind(other);
-                self.semi_at[k][g as usize].push((other, carrier, key));
+                self.semi_at[k][g as usize].push((other, carrier, key, need));
             }
         }
-        self.queue.push(Event::Semi(x, y, carrier, key));
+        self.queue.push(Event::Semi(x, y, carrier, key, need));
         if p == 1 && self.stop_at_semi {
             self.done = true;
         }
     }
 
     /// AND with every connection that meets the new full one at an end.
-    fn after_full(&mut self, x: u16, y: u16, carrier: B) {
+    fn after_full(&mut self, x: u16, y: u16, carrier: B, need: u32) {
         for (middle, other) in [(x, y), (y, x)] {
             if middle < 2 {
                 // Through an edge: what it would join is joined to that
@@ -288,15 +300,15 @@ impl<B: Bits> Connections<B> {
                 let kinds = if self.is_group(other) { 0..2 } else { 0..1 };
                 for kind in kinds {
                     for k in 0..self.at[kind][middle as usize].len() {
-                        let (z, c2) = self.at[kind][middle as usize][k];
+                        let (z, c2, n2) = self.at[kind][middle as usize][k];
                         if self.joinable(other, z, carrier, c2) {
-                            self.add_full(other, z, carrier | c2);
+                            self.add_full(other, z, carrier | c2, need + n2);
                         }
                     }
                     for k in 0..self.semi_at[kind][middle as usize].len() {
-                        let (z, c2, key) = self.semi_at[kind][middle as usize][k];
+                        let (z, c2, key, n2) = self.semi_at[kind][middle as usize][k];
                         if self.joinable(other, z, carrier, c2) {
-                            self.add_semi(other, z, carrier | c2, key);
+                            self.add_semi(other, z, carrier | c2, key, need + n2);
                         }
                     }
                 }
@@ -306,16 +318,16 @@ impl<B: Bits> Connections<B> {
                 let cell = self.cell_of(middle);
                 let through = carrier | B::single(cell);
                 for k in 0..self.at[0][middle as usize].len() {
-                    let (z, c2) = self.at[0][middle as usize][k];
+                    let (z, c2, n2) = self.at[0][middle as usize][k];
                     if z != other && (carrier & c2).is_zero() {
-                        self.add_semi(other, z, through | c2, cell as u16);
+                        self.add_semi(other, z, through | c2, cell as u16, need + n2 + 1);
                     }
                 }
                 let beyond = self.neighbours[cell] & self.empty & !carrier;
                 for i in self.neighbour_list[cell] {
                     if beyond.has(i as usize) {
                         let end = self.end_of_cell(i as usize);
-                        self.add_semi(other, end, through, cell as u16);
+                        self.add_semi(other, end, through, cell as u16, need + 1);
                     }
                 }
             }
@@ -324,10 +336,10 @@ impl<B: Bits> Connections<B> {
 
     /// AND the new semi connection with full ones through a group, and OR
     /// it with its pair's other semis.
-    fn after_semi(&mut self, x: u16, y: u16, carrier: B, key: u16) {
+    fn after_semi(&mut self, x: u16, y: u16, carrier: B, key: u16, need: u32) {
         let p = self.pair_index(x, y);
-        if let Some(full) = or_combine(&self.pairs[p].semis, carrier, OR_DEPTH) {
-            self.add_full(x, y, full);
+        if let Some((full, most)) = or_combine(&self.pairs[p].semis, carrier, need, OR_DEPTH) {
+            self.add_full(x, y, full, most);
         }
         for (middle, other) in [(x, y), (y, x)] {
             if middle < 2 || !self.is_group(middle) {
@@ -336,9 +348,9 @@ impl<B: Bits> Connections<B> {
             let kinds = if self.is_group(other) { 0..2 } else { 0..1 };
             for kind in kinds {
                 for k in 0..self.at[kind][middle as usize].len() {
-                    let (z, c2) = self.at[kind][middle as usize][k];
+                    let (z, c2, n2) = self.at[kind][middle as usize][k];
                     if self.joinable(other, z, carrier, c2) {
-                        self.add_semi(other, z, carrier | c2, key);
+                        self.add_semi(other, z, carrier | c2, key, need + n2);
                     }
                 }
             }
@@ -358,19 +370,22 @@ impl<B: Bits> Connections<B> {
 }
 
 /// A full connection from the newest semi (last in `semis`, with carrier
-/// `newest`) and up to `depth - 1` others whose carriers share no cell.
-fn or_combine<B: Bits>(semis: &[(B, u16)], newest: B, depth: u32) -> Option<B> {
-    fn search<B: Bits>(others: &[(B, u16)], union: B, common: B, depth: u32) -> Option<B> {
+/// `newest` needing `need` stones) and up to `depth - 1` others whose
+/// carriers share no cell: its carrier, and the stones it needs (the most
+/// any of them needs: the side answers an intrusion by playing another's
+/// key).
+fn or_combine<B: Bits>(semis: &[(B, u16, u32)], newest: B, need: u32, depth: u32) -> Option<(B, u32)> {
+    fn search<B: Bits>(others: &[(B, u16, u32)], union: B, common: B, most: u32, depth: u32) -> Option<(B, u32)> {
         if common.is_zero() {
-            return Some(union);
+            return Some((union, most));
         }
         if depth == 0 {
             return None;
         }
-        for (i, &(c, _)) in others.iter().enumerate() {
+        for (i, &(c, _, n)) in others.iter().enumerate() {
             let narrower = common & c;
             if narrower != common
-                && let Some(found) = search(&others[i + 1..], union | c, narrower, depth - 1)
+                && let Some(found) = search(&others[i + 1..], union | c, narrower, most.max(n), depth - 1)
             {
                 return Some(found);
             }
@@ -378,7 +393,7 @@ fn or_combine<B: Bits>(semis: &[(B, u16)], newest: B, depth: u32) -> Option<B> {
         None
     }
     let others = &semis[..semis.len().saturating_sub(1)];
-    search(others, newest, newest, depth - 1)
+    search(others, newest, newest, need, depth - 1)
 }
 
 #[cfg(test)]
@@ -404,8 +419,9 @@ mod tests {
         // Red b3 and c2 touch; b3 reaches the left edge over a3/a4 and c2
         // the right edge over d1/d2.
         let (l, n) = link("4x4 b3 a1 c2 d4", Color::Red);
-        let EdgeLink::Full(c) = l else { panic!("{l:?}") };
-        assert_eq!(cells(c, n), ["d1", "d2", "a3", "a4"]);
+        let EdgeLink::Full { carrier, need } = l else { panic!("{l:?}") };
+        assert_eq!(cells(carrier, n), ["d1", "d2", "a3", "a4"]);
+        assert_eq!(need, 2, "one stone for each edge template");
         assert_eq!(link("4x4 b3 a1 c2 d4", Color::Blue).0, EdgeLink::None);
     }
 
@@ -414,7 +430,7 @@ mod tests {
         // Red b2 and c3 share b3 and c2; with a1 and d4 Blue's, the edge
         // bridges of b2 (a2, a3) and c3 (d2, d3) close it.
         let (l, _) = link("4x4 b2 a1 c3 d4", Color::Red);
-        assert!(matches!(l, EdgeLink::Full(c) if c.count() == 6), "{l:?}");
+        assert!(matches!(l, EdgeLink::Full { carrier, need: 3 } if carrier.count() == 6), "{l:?}");
     }
 
     #[test]
@@ -422,7 +438,8 @@ mod tests {
         // Red a2 and c2 on 3×3 with Blue b1: b2 joins them, and nothing else
         // does, so Blue must take b2.
         let (l, n) = link("3x3 a2 b1 c2", Color::Red);
-        let EdgeLink::Semi { must, key } = l else { panic!("{l:?}") };
+        let EdgeLink::Semi { must, key, need, .. } = l else { panic!("{l:?}") };
+        assert_eq!(need, 1);
         assert_eq!(cells(must, n), ["b2"]);
         assert_eq!(Cell::from_index(key as usize, n).to_string(), "b2");
     }
@@ -431,8 +448,11 @@ mod tests {
     fn the_centre_of_five_by_five_holds_two_ziggurats() {
         // Red c3 alone: a ziggurat to each edge, joined at c3.
         let (l, n) = link("5x5 c3", Color::Red);
-        let EdgeLink::Full(c) = l else { panic!("{l:?}") };
-        assert!(c.count() <= 16, "{:?}", cells(c, n));
+        let EdgeLink::Full { carrier, need } = l else { panic!("{l:?}") };
+        assert!(carrier.count() <= 16, "{:?}", cells(carrier, n));
+        // Two stones per ziggurat at best; three after an intrusion into
+        // the cell both its routes share.
+        assert!((4..=6).contains(&need), "{need}");
         // A lone Blue stone on the first row is only half way there.
         assert_eq!(link("5x5 c3 c1", Color::Blue).0, EdgeLink::None);
     }

@@ -46,6 +46,9 @@ pub struct Solution {
     pub verdict: Verdict,
     /// Positions expanded.
     pub nodes: u64,
+    /// When proved: the most stones the winner still needs, following the
+    /// proof (an upper bound, not always the shortest win).
+    pub winner_stones: Option<u32>,
 }
 
 /// Proves `position` for the side to move, expanding at most `budget`
@@ -98,6 +101,7 @@ fn solve_children<B: Bits>(position: &Position, budget: u64, mut each: impl FnMu
 pub struct Prover {
     inner: ProverInner,
     verdict: Verdict,
+    winner_stones: Option<u32>,
 }
 
 enum ProverInner {
@@ -118,20 +122,28 @@ impl Prover {
         } else {
             ProverInner::Large(Box::new(Solver::new(n, 0)), Stones::from_position(position))
         };
-        Prover { inner, verdict: Verdict::Unknown }
+        Prover { inner, verdict: Verdict::Unknown, winner_stones: None }
     }
 
     /// Searches about `nodes` more positions, unless already decided, and
     /// returns the verdict so far.
     pub fn run(&mut self, nodes: u64) -> &Verdict {
         if self.verdict == Verdict::Unknown {
-            self.verdict = match &mut self.inner {
+            let solution = match &mut self.inner {
                 ProverInner::Small(s, root) => s.resume(root, nodes),
                 ProverInner::Medium(s, root) => s.resume(root, nodes),
                 ProverInner::Large(s, root) => s.resume(root, nodes),
             };
+            self.verdict = solution.verdict;
+            self.winner_stones = solution.winner_stones;
         }
         &self.verdict
+    }
+
+    /// Once decided: the most stones the winner still needs (see
+    /// [`Solution::winner_stones`]).
+    pub fn winner_stones(&self) -> Option<u32> {
+        self.winner_stones
     }
 
     /// Positions searched so far.
@@ -162,7 +174,16 @@ impl Hasher for IdentityHasher {
     }
 }
 
-type Table = HashMap<u64, (u32, u32), BuildHasherDefault<IdentityHasher>>;
+/// A table entry: proof and disproof numbers, and for a proved position
+/// how many more stones its winner needs at most.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    phi: u32,
+    delta: u32,
+    stones: u32,
+}
+
+type Table = HashMap<u64, Entry, BuildHasherDefault<IdentityHasher>>;
 
 /// A position ready to search: reduced, with the moves worth trying
 /// (best first).
@@ -170,15 +191,22 @@ struct Expansion<B: Bits> {
     reduced: Stones<B>,
     key: Key,
     moves: Box<[u16]>,
+    /// Captured pairs the reduction filled for the side to move and for
+    /// the opponent: in the game each may cost its owner one answer.
+    pairs: [u32; 2],
+    /// If the side to move loses, the most stones the opponent needs after
+    /// a move that was left out for breaking none of its threats (0 when
+    /// none was left out).
+    pruned: u32,
 }
 
 /// How a position stands before any search.
 enum Standing<B: Bits> {
     /// The side to move has won (at once, or by a connection); these
-    /// moves win.
-    Won(B),
-    /// The side to move has lost.
-    Lost,
+    /// moves win, within that many of its stones.
+    Won(B, u32),
+    /// The side to move has lost, within that many of the opponent's stones.
+    Lost(u32),
     /// Undecided.
     Open(Rc<Expansion<B>>),
 }
@@ -293,42 +321,56 @@ impl<B: Bits> Solver<B> {
         let mover = s.to_move;
         let wins = s.winning_cells(&m, mover);
         if !wins.is_zero() {
-            return Standing::Won(wins);
+            return Standing::Won(wins, 1);
         }
         let threats = s.winning_cells(&m, mover.opponent());
         if threats.count() > 1 {
-            return Standing::Lost;
+            return Standing::Lost(1);
         }
         let mut reduced = *s;
         self.dead.fill_captured(&mut reduced, &m);
+        let filled = |colour: Color| (reduced.of(colour) & !s.of(colour)).count() / 2;
+        let pairs = [filled(mover), filled(mover.opponent())];
         if reduced.has_won(&m, mover.opponent()) {
-            return Standing::Lost;
+            return Standing::Lost(pairs[1]);
         }
         let dead = self.dead.find(&reduced, &m);
         let empty = reduced.empty_cells(&m) & !dead;
         // A dead cell's colour changes nothing: count it as the side's own
-        // when looking for that side's connections.
+        // when looking for that side's connections. Completing a
+        // connection takes at most one stone per cell it needs.
         match self.connections.edge_link(mover, reduced.of(mover) | dead, empty, true) {
-            EdgeLink::Full(_) => return Standing::Won(empty & !reduced.of(mover.opponent())),
-            EdgeLink::Semi { key, .. } => return Standing::Won(B::single(key as usize)),
+            EdgeLink::Full { need, .. } => {
+                return Standing::Won(empty & !reduced.of(mover.opponent()), need + pairs[0]);
+            }
+            EdgeLink::Semi { key, need, .. } => return Standing::Won(B::single(key as usize), need + pairs[0]),
             EdgeLink::None => {}
         }
+        // A move outside the opponent's one winning cell loses at once; a
+        // move that misses one of its semi connections, within that one.
         let mut allowed = if threats.is_zero() { empty } else { empty & threats };
+        let mut pruned = if threats.is_zero() { 0 } else { 1 };
         match self.connections.edge_link(mover.opponent(), reduced.of(mover.opponent()) | dead, empty, false) {
-            EdgeLink::Full(_) => return Standing::Lost,
-            EdgeLink::Semi { must, .. } => allowed = allowed & must,
+            EdgeLink::Full { need, .. } => return Standing::Lost(need + pairs[1]),
+            EdgeLink::Semi { must, neediest, .. } => {
+                allowed = allowed & must;
+                pruned = pruned.max(neediest);
+            }
             EdgeLink::None => {}
         }
         if allowed.is_zero() {
-            return Standing::Lost;
+            return Standing::Lost(pruned + pairs[1]);
+        }
+        if allowed == empty {
+            pruned = 0;
         }
         let moves = self.order.iter().copied().filter(|&i| allowed.has(i as usize)).collect();
         let key = self.hash(&reduced);
-        Standing::Open(Rc::new(Expansion { reduced, key, moves }))
+        Standing::Open(Rc::new(Expansion { reduced, key, moves, pairs, pruned }))
     }
 
     fn lookup(&self, key: u64, init: (u32, u32)) -> (u32, u32) {
-        self.table.get(&key).copied().unwrap_or(init)
+        self.table.get(&key).map_or(init, |e| (e.phi, e.delta))
     }
 
     /// Stones `colour` still needs to join its edges if the opponent never
@@ -396,12 +438,16 @@ impl<B: Bits> Solver<B> {
         let key = self.hash(root);
         let start = self.nodes;
         match self.standing(root, key) {
-            Standing::Won(wins) => {
+            Standing::Won(wins, stones) => {
                 let n = self.masks.size;
                 let cells = (0..self.cells).filter(|&i| wins.has(i)).map(|i| Cell::from_index(i, n)).collect();
-                return Solution { verdict: Verdict::Win(cells), nodes: self.nodes - start + 1 };
+                let nodes = self.nodes - start + 1;
+                return Solution { verdict: Verdict::Win(cells), nodes, winner_stones: Some(stones) };
             }
-            Standing::Lost => return Solution { verdict: Verdict::Loss, nodes: self.nodes - start + 1 },
+            Standing::Lost(stones) => {
+                let nodes = self.nodes - start + 1;
+                return Solution { verdict: Verdict::Loss, nodes, winner_stones: Some(stones) };
+            }
             Standing::Open(_) => {}
         }
         let (phi, delta) = self.mid(root, key, INF - 1, INF - 1);
@@ -412,13 +458,14 @@ impl<B: Bits> Solver<B> {
         } else {
             Verdict::Unknown
         };
-        Solution { verdict, nodes: self.nodes - start }
+        let winner_stones = self.table.get(&key.table()).filter(|e| e.phi == 0 || e.delta == 0).map(|e| e.stones);
+        Solution { verdict, nodes: self.nodes - start, winner_stones }
     }
 
     /// Continues the search of `root` for `more` positions.
-    fn resume(&mut self, root: &Stones<B>, more: u64) -> Verdict {
+    fn resume(&mut self, root: &Stones<B>, more: u64) -> Solution {
         self.budget = self.nodes.saturating_add(more);
-        self.solve_root(root).verdict
+        self.solve_root(root)
     }
 
     /// The root moves proved to win.
@@ -427,7 +474,7 @@ impl<B: Bits> Solver<B> {
         let Standing::Open(e) = self.standing(root, key) else { return Vec::new() };
         e.moves
             .iter()
-            .filter(|&&c| self.table.get(&self.child_key(e.key, &e.reduced, c).table()).is_some_and(|&(_, d)| d == 0))
+            .filter(|&&c| self.table.get(&self.child_key(e.key, &e.reduced, c).table()).is_some_and(|e| e.delta == 0))
             .map(|&c| Cell::from_index(c as usize, n))
             .collect()
     }
@@ -437,8 +484,8 @@ impl<B: Bits> Solver<B> {
     /// are from the side to move's view: `phi` = cost of proving it wins.
     fn mid(&mut self, s: &Stones<B>, key: Key, phi_max: u32, delta_max: u32) -> (u32, u32) {
         let e = match self.standing(s, key) {
-            Standing::Won(_) => return self.store(key.table(), (0, INF)),
-            Standing::Lost => return self.store(key.table(), (INF, 0)),
+            Standing::Won(_, stones) => return self.store(key.table(), (0, INF), stones),
+            Standing::Lost(stones) => return self.store(key.table(), (INF, 0), stones),
             Standing::Open(e) => e,
         };
         self.nodes += 1;
@@ -469,8 +516,12 @@ impl<B: Bits> Solver<B> {
             .collect();
         loop {
             let (phi, delta, best, best_child_phi, second_delta) = self.summarise(&children);
+            if phi == 0 || delta == 0 {
+                let stones = self.winner_stones(&e, &children, phi == 0);
+                return self.store(key.table(), (phi, delta), stones);
+            }
             if phi >= phi_max || delta >= delta_max || self.nodes >= self.budget {
-                return self.store(key.table(), (phi, delta));
+                return self.store(key.table(), (phi, delta), 0);
             }
             let (cell, child_key, _) = children[best];
             // The child's own numbers are (its phi, its delta) = (our delta
@@ -510,13 +561,29 @@ impl<B: Bits> Solver<B> {
         (phi, delta, best, best_phi, second)
     }
 
-    fn store(&mut self, key: u64, value: (u32, u32)) -> (u32, u32) {
+    /// The most stones the winner of a position just proved needs: one
+    /// more than after its best winning move, or, for a loss, the most
+    /// over every move (those left out included); plus an answer for each
+    /// captured pair filled for the winner here.
+    fn winner_stones(&self, e: &Expansion<B>, children: &[(u16, Key, (u32, u32))], won: bool) -> u32 {
+        let child = |k: &Key| self.table.get(&k.table()).copied();
+        if won {
+            let best =
+                children.iter().filter_map(|(_, k, _)| child(k)).filter(|c| c.delta == 0).map(|c| c.stones).min();
+            1 + best.unwrap_or(0) + e.pairs[0]
+        } else {
+            let worst = children.iter().filter_map(|(_, k, _)| child(k)).map(|c| c.stones).max();
+            worst.unwrap_or(0).max(e.pruned) + e.pairs[1]
+        }
+    }
+
+    fn store(&mut self, key: u64, (phi, delta): (u32, u32), stones: u32) -> (u32, u32) {
         if self.table.len() > TABLE_LIMIT {
             // Keep memory bounded: drop everything unproved.
-            self.table.retain(|_, &mut (p, d)| p == 0 || d == 0);
+            self.table.retain(|_, e| e.phi == 0 || e.delta == 0);
         }
-        self.table.insert(key, value);
-        value
+        self.table.insert(key, Entry { phi, delta, stones });
+        (phi, delta)
     }
 }
 
@@ -658,6 +725,45 @@ mod tests {
         win
     }
 
+    /// With best play on both sides, how many more stones the winner needs.
+    fn fewest_winner_stones(
+        s: Stones<u128>,
+        m: &Masks<u128>,
+        memo: &mut HashMap<(u128, u128, bool), (bool, u32)>,
+    ) -> u32 {
+        fn go(s: Stones<u128>, m: &Masks<u128>, memo: &mut HashMap<(u128, u128, bool), (bool, u32)>) -> (bool, u32) {
+            let key = (s.red, s.blue, s.to_move == Color::Red);
+            if let Some(&v) = memo.get(&key) {
+                return v;
+            }
+            let mover = s.to_move;
+            let empty = s.empty_cells(m);
+            let mut fastest_win: Option<u32> = None;
+            let mut slowest_loss = 0;
+            for i in (0..m.size as usize * m.size as usize).filter(|&i| empty.has(i)) {
+                let mut c = s;
+                c.play(i);
+                if c.has_won(m, mover) {
+                    fastest_win = Some(1);
+                    break;
+                }
+                let (child_mover_wins, k) = go(c, m, memo);
+                if child_mover_wins {
+                    slowest_loss = slowest_loss.max(k);
+                } else {
+                    fastest_win = Some(fastest_win.map_or(k + 1, |f| f.min(k + 1)));
+                }
+            }
+            let v = match fastest_win {
+                Some(k) => (true, k),
+                None => (false, slowest_loss),
+            };
+            memo.insert(key, v);
+            v
+        }
+        go(s, m, memo).1
+    }
+
     /// A position of `n`×`n` from cells played in turn (taken cells
     /// skipped), stopping before anyone has won.
     fn random_stones(n: u8, cells: &[usize], red_to_move: bool) -> Stones<u128> {
@@ -706,14 +812,21 @@ mod tests {
                 let link = conn.edge_link(colour, s.of(colour), s.empty_cells(&m), false);
                 let colour_wins = if s.to_move == colour { mover_wins } else { !mover_wins };
                 match link {
-                    EdgeLink::Full(_) => proptest::prop_assert!(colour_wins, "{colour:?} full"),
+                    EdgeLink::Full { .. } => proptest::prop_assert!(colour_wins, "{colour:?} full"),
                     EdgeLink::Semi { .. } if s.to_move == colour => proptest::prop_assert!(mover_wins, "{colour:?} semi"),
                     _ => {}
                 }
             }
             let mut solver = Solver::<u128>::new(n, 1_000_000);
-            let got = solver.solve_root(&s).verdict;
-            proptest::prop_assert_eq!(got != Verdict::Loss, mover_wins, "solver {:?}", got);
+            let got = solver.solve_root(&s);
+            proptest::prop_assert_eq!(got.verdict != Verdict::Loss, mover_wins, "solver {:?}", got);
+            // Its distance is a bound: the winner never needs more (checked
+            // where the exact count, a search of every line, is quick).
+            proptest::prop_assert!(got.winner_stones.is_some(), "{got:?}");
+            if s.empty_cells(&m).count() <= 10 {
+                let exact = fewest_winner_stones(s, &m, &mut HashMap::new());
+                proptest::prop_assert!(got.winner_stones.is_some_and(|k| k >= exact), "{got:?}, exactly {exact}");
+            }
         }
     }
 
@@ -724,6 +837,8 @@ mod tests {
         let g = crate::engine::Record::from_text("7x7 b4 a1 d3 a7 f2 g7 a4", 7).unwrap().to_game(false).unwrap();
         let got = solve(g.position(), 30_000);
         assert_eq!(got.verdict, Verdict::Loss, "after {} nodes", got.nodes);
+        // Red needs a stone in each bridge and in the edge template.
+        assert_eq!(got.winner_stones, Some(3), "{got:?}");
     }
 
     #[test]
@@ -741,7 +856,9 @@ mod tests {
     #[test]
     fn a_decided_position_is_answered_at_once() {
         let g = crate::engine::Record::from_text("5x5 a3 a1 b3 b1 d3 d1 e3 e1", 5).unwrap().to_game(false).unwrap();
-        assert_eq!(solve(g.position(), 10).verdict, Verdict::Win(vec![Cell::new(2, 2)]));
+        let got = solve(g.position(), 10);
+        assert_eq!(got.verdict, Verdict::Win(vec![Cell::new(2, 2)]));
+        assert_eq!(got.winner_stones, Some(1));
         // Two ways for Red to win at once: Blue to move has lost.
         let g = crate::engine::Record::from_text("4x4 a2 a1 b2 b1 d2 c1 a4 c3 b4 d3 c4", 4)
             .unwrap()

@@ -56,6 +56,8 @@ struct Job {
     searcher: Searcher,
     /// The winner, if the solver proved the analysed position.
     solved: Option<Color>,
+    /// The most stones the solver's winner needs, once it has proved it.
+    solved_within: Option<u32>,
     /// The solver while it is still working on the position.
     prover: Option<Prover>,
     to_move: Color,
@@ -155,6 +157,7 @@ impl Worker for EngineWorker {
                     spec,
                     searcher,
                     solved: None,
+                    solved_within: None,
                     prover,
                     to_move,
                     task,
@@ -186,6 +189,7 @@ impl Worker for EngineWorker {
                 Verdict::Loss => job.solved = Some(job.to_move.opponent()),
                 Verdict::Unknown => {}
             }
+            job.solved_within = prover.winner_stones();
             if job.solved.is_some() || prover.nodes() >= SOLVER_LIMIT {
                 job.prover = None;
             }
@@ -203,6 +207,7 @@ impl Worker for EngineWorker {
                 let mut analysis = job.searcher.analysis(4);
                 if let Some(winner) = job.solved {
                     analysis.solved = Some(winner);
+                    analysis.solved_within = job.solved_within.and_then(|k| u16::try_from(k).ok());
                     analysis.win_rate = if winner == analysis.to_move { 1.0 } else { 0.0 };
                 }
                 let update = EngineUpdate::Analysis {

@@ -198,7 +198,7 @@ pub fn DocsPage() -> impl IntoView {
                     "numbered on the board in four shades, and listed with the chance of winning for the side "
                     "to move, how often the search tried them and the line it expects. When the search "
                     "proves the result, it says so: “Red wins in 3” means Red can force a win with three more "
-                    "stones whatever Blue does. In endgames a proof search runs beside it and recognises chains of bridges that can no longer be cut: “Red wins (proved by the solver)”. A second worker computes the winning chances after every move "
+                    "stones whatever Blue does. In endgames a proof search runs beside it; it recognises connections that can no longer be cut (bridges, edge templates and chains of them) and cells that no longer matter: “Red wins in at most 4 (proved by the solver)” means its proof needs no more than four more Red stones (a bound: the shortest win may be shorter). A second worker computes the winning chances after every move "
                     "of the game for the graph below; the moves that lost the most are listed as mistakes."
                 </p>
             </section>

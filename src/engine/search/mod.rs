@@ -109,9 +109,13 @@ pub struct Analysis {
     /// Set when the position itself is proved.
     pub proven: Option<Proof>,
     /// The winner when the solver (rather than the tree search) proved the
-    /// position, without a distance.
+    /// position.
     #[serde(default)]
     pub solved: Option<Color>,
+    /// With `solved`: the most stones that winner still needs, following
+    /// the solver's proof.
+    #[serde(default)]
+    pub solved_within: Option<u16>,
 }
 
 enum Inner {
@@ -268,7 +272,16 @@ fn snapshot<B: Bits>(m: &Mcts<B>, top: usize) -> Analysis {
         Some(_) => 0.0,
         None => moves.first().map_or(0.5, |best| best.win_rate),
     };
-    Analysis { size: n, to_move: mover, playouts: m.iterations, moves, win_rate, proven, solved: None }
+    Analysis {
+        size: n,
+        to_move: mover,
+        playouts: m.iterations,
+        moves,
+        win_rate,
+        proven,
+        solved: None,
+        solved_within: None,
+    }
 }
 
 /// The line that starts with edge `first` and follows the most visited

@@ -334,10 +334,11 @@ fn EnginePanel(latest: RwSignal<Option<(Analysis, f64)>>, shown: Memo<Game>) -> 
             {move || {
                 latest
                     .get()
-                    .and_then(|(a, _)| match (a.proven, a.solved) {
-                        (Some(p), _) => Some(format!("{p} (proved)")),
-                        (None, Some(w)) => Some(format!("{w} wins (proved by the solver)")),
-                        (None, None) => None,
+                    .and_then(|(a, _)| match (a.proven, a.solved, a.solved_within) {
+                        (Some(p), _, _) => Some(format!("{p} (proved)")),
+                        (None, Some(w), Some(k)) => Some(format!("{w} wins in at most {k} (proved by the solver)")),
+                        (None, Some(w), None) => Some(format!("{w} wins (proved by the solver)")),
+                        (None, None, _) => None,
                     })
                     .map(|text| view! { <p class="proof" data-testid="engine-proof">{text}</p> })
             }}
