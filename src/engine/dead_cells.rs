@@ -117,6 +117,29 @@ impl DeadCells {
         dead
     }
 
+    /// The cells of `candidates` where a stone of `colour` is *vulnerable*:
+    /// the opponent can answer on a neighbour and leave it dead, which is
+    /// no better for `colour` than passing.
+    pub fn vulnerable<B: Bits>(&self, s: &Stones<B>, colour: Color, candidates: B) -> B {
+        let colours = self.colours(s);
+        let killer = if colour == Color::Red { BLUE } else { RED };
+        let mut found = B::zero();
+        for c in 0..colours.len() {
+            if !candidates.has(c) {
+                continue;
+            }
+            let code = self.code(&colours, c);
+            let killed = self.rings[c].iter().enumerate().any(|(k, around)| {
+                matches!(*around, Around::Cell(j) if colours[j as usize] == EMPTY)
+                    && self.dead[(code + killer as u16 * POW3[k]) as usize]
+            });
+            if killed {
+                found = found | B::single(c);
+            }
+        }
+        found
+    }
+
     /// Fills every captured pair with its owner's stones, one pair at a
     /// time (each fill can make more), and returns how many cells it
     /// filled. Dead cells are left empty for the caller to treat.
@@ -211,6 +234,8 @@ mod tests {
     use super::*;
     use crate::engine::Record;
 
+    type B128 = u128;
+
     fn stones(text: &str) -> (Stones<u128>, Masks<u128>, DeadCells) {
         let g = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
         let n = g.size();
@@ -257,6 +282,25 @@ mod tests {
             assert!(s.red.has(cell(c, 5)), "{c}");
         }
         assert!(s.blue.has(cell("c1", 5)) && s.blue.has(cell("d1", 5)));
+    }
+
+    #[test]
+    fn a_cell_the_opponent_can_kill_with_one_answer_is_vulnerable() {
+        // Red b3 c2 d2 hold three sides of c3 in a row: a Blue stone there
+        // dies to Red's answer at d3 (or b4); a Red one to Blue's c4, after
+        // which it joins only what d2 and b3 join already.
+        let (s, m, d) = stones("5x5 b3 a1 c2 a2 d2 a3");
+        let c3 = B128::single(cell("c3", 5));
+        assert!(!d.find(&s, &m).has(cell("c3", 5)));
+        assert_eq!(d.vulnerable(&s, Color::Blue, c3), c3);
+        assert_eq!(d.vulnerable(&s, Color::Red, c3), c3);
+        // A cell with one stone beside it is not.
+        let (s, _, d) = stones("5x5 c2");
+        assert!(d.vulnerable(&s, Color::Blue, B128::single(cell("c3", 5))).is_zero());
+        // On an empty board the acute corner is: Blue's b1 kills a Red a1.
+        let empty = Stones::<u128>::empty();
+        let weak = d.vulnerable(&empty, Color::Red, m.board);
+        assert!(weak.has(cell("a1", 5)) && !weak.has(cell("c3", 5)), "{weak:b}");
     }
 
     #[test]

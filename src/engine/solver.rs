@@ -198,6 +198,9 @@ struct Expansion<B: Bits> {
     /// a move that was left out for breaking none of its threats (0 when
     /// none was left out).
     pruned: u32,
+    /// Whether vulnerable moves were left out: each costs the winner at
+    /// most one answer more than the worst move searched.
+    vulnerable: bool,
 }
 
 /// How a position stands before any search.
@@ -364,9 +367,17 @@ impl<B: Bits> Solver<B> {
         if allowed == empty {
             pruned = 0;
         }
+        // A stone the opponent can kill with one answer is no better than a
+        // pass, and a pass is no better than any move: leave such moves out
+        // while others remain.
+        let weak = self.dead.vulnerable(&reduced, mover, allowed);
+        let vulnerable = !weak.is_zero() && weak != allowed;
+        if vulnerable {
+            allowed = allowed & !weak;
+        }
         let moves = self.order.iter().copied().filter(|&i| allowed.has(i as usize)).collect();
         let key = self.hash(&reduced);
-        Standing::Open(Rc::new(Expansion { reduced, key, moves, pairs, pruned }))
+        Standing::Open(Rc::new(Expansion { reduced, key, moves, pairs, pruned, vulnerable }))
     }
 
     fn lookup(&self, key: u64, init: (u32, u32)) -> (u32, u32) {
@@ -573,7 +584,7 @@ impl<B: Bits> Solver<B> {
             1 + best.unwrap_or(0) + e.pairs[0]
         } else {
             let worst = children.iter().filter_map(|(_, k, _)| child(k)).map(|c| c.stones).max();
-            worst.unwrap_or(0).max(e.pruned) + e.pairs[1]
+            (worst.unwrap_or(0) + u32::from(e.vulnerable)).max(e.pruned) + e.pairs[1]
         }
     }
 
