@@ -140,41 +140,67 @@ impl DeadCells {
         found
     }
 
-    /// Fills every captured pair with its owner's stones, one pair at a
-    /// time (each fill can make more), and returns how many cells it
-    /// filled. Dead cells are left empty for the caller to treat.
+    /// Fills every captured pair with its owner's stones and returns how
+    /// many cells it filled. It works in rounds: each round finds every
+    /// captured pair on the board as it stands and fills those that share
+    /// no cell with another (each fill can make more for the next round).
+    /// The result does not depend on the order cells are numbered in, so
+    /// a position and its half-turn twin reduce alike. Dead cells are left
+    /// empty for the caller to treat.
     pub fn fill_captured<B: Bits>(&self, s: &mut Stones<B>, masks: &Masks<B>) -> u32 {
         let mut colours = self.colours(s);
         let mut filled = 0;
+        let mut found: Vec<(usize, usize, u8)> = Vec::new();
         loop {
             // Only a cell beside a stone or an edge can be captured: a
             // stone on its partner alone never kills it.
             let near = (masks.grow(s.red | s.blue) | masks.left | masks.right | masks.top | masks.bottom)
                 & s.empty_cells(masks);
-            let mut changed = false;
+            let alive = |colours: &[u8], c: usize| {
+                near.has(c) && colours[c] == EMPTY && !self.dead[self.code(colours, c) as usize]
+            };
+            found.clear();
+            let mut seen = B::zero();
+            let mut shared = B::zero();
             for a in 0..colours.len() {
-                if !near.has(a) || colours[a] != EMPTY || self.dead[self.code(&colours, a) as usize] {
+                if !alive(&colours, a) {
                     continue;
                 }
                 for &b in &self.neighbours[a] {
                     let b = b as usize;
-                    if b < a || !near.has(b) || colours[b] != EMPTY || self.dead[self.code(&colours, b) as usize] {
+                    if b < a || !alive(&colours, b) {
                         continue;
                     }
-                    if let Some(owner) = [RED, BLUE].into_iter().find(|&x| self.captures(&mut colours, a, b, x)) {
-                        colours[a] = owner;
-                        colours[b] = owner;
-                        let bits = B::single(a) | B::single(b);
-                        if owner == RED {
-                            s.red = s.red | bits;
-                        } else {
-                            s.blue = s.blue | bits;
-                        }
-                        filled += 2;
-                        changed = true;
-                        break;
+                    // A pair both sides capture is left alone.
+                    let owner = match (self.captures(&mut colours, a, b, RED), self.captures(&mut colours, a, b, BLUE))
+                    {
+                        (true, false) => Some(RED),
+                        (false, true) => Some(BLUE),
+                        _ => None,
+                    };
+                    if let Some(owner) = owner {
+                        let pair = B::single(a) | B::single(b);
+                        shared = shared | (seen & pair);
+                        seen = seen | pair;
+                        found.push((a, b, owner));
                     }
                 }
+            }
+            let mut changed = false;
+            for &(a, b, owner) in &found {
+                if shared.has(a) || shared.has(b) {
+                    continue;
+                }
+                colours[a] = owner;
+                colours[b] = owner;
+                let bits = B::single(a) | B::single(b);
+                if owner == RED {
+                    s.red = s.red | bits;
+                } else {
+                    s.blue = s.blue | bits;
+                }
+                filled += 2;
+                changed = true;
             }
             if !changed {
                 return filled;
@@ -301,6 +327,32 @@ mod tests {
         let empty = Stones::<u128>::empty();
         let weak = d.vulnerable(&empty, Color::Red, m.board);
         assert!(weak.has(cell("a1", 5)) && !weak.has(cell("c3", 5)), "{weak:b}");
+    }
+
+    proptest::proptest! {
+        /// A position turned half a turn reduces to the turned reduction.
+        #[test]
+        fn filling_does_not_depend_on_the_numbering(
+            n in 3u8..=11,
+            cells in proptest::collection::vec(0usize..121, 0..60),
+        ) {
+            let cells_n = n as usize * n as usize;
+            let m = Masks::<u128>::new(n);
+            let d = DeadCells::new(n);
+            let mut s = Stones::<u128>::empty();
+            for c in cells {
+                let c = c % cells_n;
+                if s.empty_cells(&m).has(c) {
+                    s.play(c);
+                }
+            }
+            let turn = |x: u128| (0..cells_n).filter(|&i| x.has(i)).fold(0u128, |t, i| t | 1 << (cells_n - 1 - i));
+            let mut turned = Stones { red: turn(s.red), blue: turn(s.blue), to_move: s.to_move };
+            d.fill_captured(&mut s, &m);
+            d.fill_captured(&mut turned, &m);
+            proptest::prop_assert_eq!((turn(s.red), turn(s.blue)), (turned.red, turned.blue));
+            proptest::prop_assert_eq!(turn(d.find(&s, &m)), d.find(&turned, &m));
+        }
     }
 
     #[test]
