@@ -84,4 +84,26 @@ fn bad_command_lines_are_refused_with_a_reason() {
     assert!(!ok && err.contains("not a level"), "{err}");
     let (ok, _, err) = hexarena(&["frobnicate"], "");
     assert!(!ok && err.contains("unknown command"), "{err}");
+    for (args, says) in [
+        (&["bench", "--solver", "2"][..], "'2' is not a valid value for --solver"),
+        (&["bench", "--solver", "7", "--budget", "0"][..], "'0' is not a valid value for --budget"),
+        (&["bench", "--budget", "5"][..], "--budget 5 goes with --solver N"),
+        (&["bench", "--fast"][..], "unexpected argument '--fast'"),
+    ] {
+        let (ok, out, err) = hexarena(args, "");
+        assert!(!ok && err.contains(says) && out.is_empty(), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_solver_bench_prints_the_map_of_openings() {
+    let (ok, out, err) = hexarena(&["bench", "--solver", "4", "--budget", "100000"], "");
+    assert!(ok, "{err}");
+    assert!(out.starts_with("4x4 openings: 16/16 classified"), "{out}");
+    // Red's first stone wins on the short diagonal's centre cells (b3, c2)
+    // and loses in the acute corners: rows of R (wins) and b (loses).
+    let rows: Vec<&str> = out.lines().skip(1).map(str::trim).collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    assert!(rows[0].starts_with('b') && rows[3].ends_with('b'), "{out}");
+    assert_eq!(rows[1].split(' ').nth(2), Some("R"), "c2 wins: {out}");
 }

@@ -10,8 +10,10 @@
 //! with that cell as key; OR turns semis between the same ends whose
 //! carriers have nothing in common into a full one. Bridges, the edge
 //! templates of the second and third rows (the ziggurat) and chains of
-//! them fall out of these rules. Lists are bounded, so the search finds
-//! many connections, not every one.
+//! them fall out of these rules. Each connection also counts the stones
+//! that complete it at most (AND adds, a key costs one, OR takes the most
+//! of its semis), which bounds how long a proved win takes. Lists are
+//! bounded, so the search finds many connections, not every one.
 
 use super::bits::{Bits, Masks};
 use super::color::Color;
