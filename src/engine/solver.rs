@@ -387,23 +387,17 @@ impl<B: Bits> Solver<B> {
     /// Stones `colour` still needs to join its edges if the opponent never
     /// played again: a cheap estimate of how hard its win is to prove.
     fn distance(&self, s: &Stones<B>, colour: Color) -> u32 {
+        let (own, first, second) = self.sides(s, colour);
+        sweep(&self.masks, own, s.empty_cells(&self.masks), first, second, |_| {}).unwrap_or(INF / 1024)
+    }
+
+    /// `colour`'s stones and its two edges.
+    fn sides(&self, s: &Stones<B>, colour: Color) -> (B, B, B) {
         let m = &self.masks;
-        let (own, first, second) = match colour {
+        match colour {
             Color::Red => (s.red, m.left, m.right),
             Color::Blue => (s.blue, m.top, m.bottom),
-        };
-        let empty = s.empty_cells(m);
-        let mut reach = m.flood(first, own);
-        let mut cost = 0;
-        while (reach & second).is_zero() {
-            let step = (m.grow(reach) | first) & empty & !reach;
-            if step.is_zero() {
-                return INF / 1024;
-            }
-            cost += 1;
-            reach = m.flood(reach | step, own | step | reach);
         }
-        cost
     }
 
     /// The distance of `colour` (as [`Solver::distance`]) and the empty
@@ -412,30 +406,15 @@ impl<B: Bits> Solver<B> {
     /// elsewhere leaves it as it was.
     fn shortest(&self, s: &Stones<B>, colour: Color) -> (u32, B) {
         let m = &self.masks;
-        let (own, first, second) = match colour {
-            Color::Red => (s.red, m.left, m.right),
-            Color::Blue => (s.blue, m.top, m.bottom),
-        };
+        let (own, first, second) = self.sides(s, colour);
         let empty = s.empty_cells(m);
-        // Empty cells by their cost from one edge (the cell included).
-        let sweep = |from: B, to: B, layers: &mut Vec<B>| -> Option<u32> {
-            let mut reach = m.flood(from, own);
-            layers.clear();
-            layers.push(B::zero());
-            while (reach & to).is_zero() {
-                let step = (m.grow(reach) | from) & empty & !reach;
-                if step.is_zero() {
-                    return None;
-                }
-                layers.push(step);
-                reach = m.flood(reach | step, own | step | reach);
-            }
-            Some(layers.len() as u32 - 1)
+        // Empty cells by their cost from each edge (the cell included).
+        let (mut forward, mut backward) = (vec![B::zero()], vec![B::zero()]);
+        let Some(d) = sweep(m, own, empty, first, second, |step| forward.push(step)) else {
+            return (INF / 1024, B::zero());
         };
-        let (mut forward, mut backward) = (Vec::new(), Vec::new());
-        let Some(d) = sweep(first, second, &mut forward) else { return (INF / 1024, B::zero()) };
         // The backward sweep may stop early; the layers it needs are there.
-        let _ = sweep(second, first, &mut backward);
+        let _ = sweep(m, own, empty, second, first, |step| backward.push(step));
         let mut on_path = B::zero();
         for (k, &ahead) in forward.iter().enumerate().skip(1) {
             if let Some(&back) = backward.get(d as usize + 1 - k) {
@@ -596,6 +575,25 @@ impl<B: Bits> Solver<B> {
         self.table.insert(key, Entry { phi, delta, stones });
         (phi, delta)
     }
+}
+
+/// Breadth-first from edge `from` to edge `to` where `own` stones cost
+/// nothing and empty cells one each: the cost of the cheapest path, or
+/// `None` when there is none. Each layer of empty cells reached (cost 1,
+/// 2, …) goes to `layer`.
+fn sweep<B: Bits>(m: &Masks<B>, own: B, empty: B, from: B, to: B, mut layer: impl FnMut(B)) -> Option<u32> {
+    let mut reach = m.flood(from, own);
+    let mut cost = 0;
+    while (reach & to).is_zero() {
+        let step = (m.grow(reach) | from) & empty & !reach;
+        if step.is_zero() {
+            return None;
+        }
+        layer(step);
+        cost += 1;
+        reach = m.flood(reach | step, own | step | reach);
+    }
+    Some(cost)
 }
 
 #[cfg(test)]
