@@ -5,7 +5,7 @@
 mod common;
 
 use common::ws::Client;
-use common::{get, post_form, start_server};
+use common::{get, post_form, start_server, start_server_with};
 use serde_json::{Value, json};
 
 /// The next `state` message's payload.
@@ -181,4 +181,99 @@ async fn pages_of_live_games_render_on_the_server() {
     assert!(overview.body.contains(&format!(r#"data-game="{id}""#)));
     let play = get(addr, "/play").await;
     assert!(play.body.contains(r#"action="/play/online""#));
+}
+
+/// The tables an `/ws/overview` subscriber holds, kept up to date from
+/// its messages; returns the raw length of each change message seen.
+struct Overview {
+    client: Client,
+    tables: std::collections::BTreeMap<u64, hexarena::online::SlotSnapshot>,
+    seq: u64,
+    change_sizes: Vec<usize>,
+}
+
+impl Overview {
+    async fn connect(addr: std::net::SocketAddr) -> Overview {
+        let mut o = Overview {
+            client: Client::connect(addr, "/ws/overview").await,
+            tables: Default::default(),
+            seq: 0,
+            change_sizes: vec![],
+        };
+        let first = o.read().await;
+        assert!(first.full, "the first message is the whole list");
+        o
+    }
+
+    async fn read(&mut self) -> hexarena::online::view::OverviewUpdate {
+        let m = self.client.expect("slots").await;
+        let update: hexarena::online::view::OverviewUpdate =
+            serde_json::from_value(m.clone()).expect("an overview update");
+        if update.full {
+            self.tables = update.slots.iter().map(|s| (s.slot_id, s.clone())).collect();
+        } else {
+            assert!(update.seq > self.seq, "updates are numbered in order: {} after {}", update.seq, self.seq);
+            self.change_sizes.push(m.to_string().len());
+            for s in &update.slots {
+                self.tables.insert(s.slot_id, s.clone());
+            }
+            for patch in &update.changed {
+                let held = self.tables.get_mut(&patch.slot_id).expect("a patch for a table the subscriber holds");
+                patch.apply(held).expect("the patch applies");
+            }
+            for id in &update.removed {
+                self.tables.remove(id);
+            }
+        }
+        self.seq = update.seq;
+        update
+    }
+
+    /// Reads until table `id` has made `moves` moves.
+    async fn until_moves(&mut self, id: u64, moves: u32) -> hexarena::online::SlotSnapshot {
+        loop {
+            if let Some(s) = self.tables.get(&id)
+                && s.move_count >= moves
+            {
+                return s.clone();
+            }
+            self.read().await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_overview_sends_the_list_then_small_patches_that_rebuild_every_table() {
+    use hexarena::server::hub::config::HubConfig;
+    let addr = start_server_with(HubConfig {
+        overview_interval: std::time::Duration::from_millis(30),
+        ..HubConfig::default()
+    })
+    .await;
+    let mut early = Overview::connect(addr).await;
+    let (mut red, mut blue, id, _) = pair(addr, "size=7&series=1&swap=off&time=none").await;
+    let moves = [(0, 0), (6, 6), (1, 0), (5, 6), (2, 0), (4, 6)];
+    let mut late = None;
+    for (i, &(q, r)) in moves.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 { (&mut red, &mut blue) } else { (&mut blue, &mut red) };
+        mover.play(q, r).await;
+        // Each move seen by the overview before the next, so each is its own patch.
+        early.until_moves(id, i as u32 + 1).await;
+        state(other).await;
+        if i == 2 {
+            // A subscriber arriving mid-game starts from a list consistent with what follows.
+            late = Some(Overview::connect(addr).await);
+        }
+    }
+    let mut late = late.unwrap();
+    let slots: Value = serde_json::from_str(&get(addr, "/slots").await.body).unwrap();
+    let fresh: Vec<hexarena::online::SlotSnapshot> = serde_json::from_value(slots).unwrap();
+    let fresh = fresh.into_iter().find(|s| s.slot_id == id).unwrap();
+    assert_eq!(early.until_moves(id, 6).await, fresh);
+    assert_eq!(late.until_moves(id, 6).await, fresh);
+    let board = fresh.board.as_ref().unwrap();
+    assert_eq!((board[0][2], board[6][4]), (-1, 1));
+    // A change for one move is its stone and a few counters, not the table.
+    let smallest = early.change_sizes.iter().min().unwrap();
+    assert!(*smallest < 200, "a one-move change took {smallest} bytes");
 }

@@ -8,6 +8,7 @@ pub mod messages;
 pub mod options;
 pub mod player;
 pub mod records;
+pub mod slot_patch;
 pub mod view;
 
 pub use client_message::{ClientMessage, Dialect, ProtocolError, parse_client_message};

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::player::PlayerId;
+use super::slot_patch::SlotPatch;
 use crate::engine::{Game, Move};
 
 /// hexgame's public slot snapshot, plus a few fields of ours that its
@@ -46,11 +47,17 @@ pub struct SlotSnapshot {
 }
 
 /// What `/ws/overview` sends: first every live table (`full`), then only
-/// the tables that changed and the ids of those that closed.
+/// what changed: tables that opened (whole), patches to the others, and the
+/// ids of those that closed. `seq` numbers the updates so a subscriber that
+/// starts again from a full list skips the changes it already holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OverviewUpdate {
     pub full: bool,
+    #[serde(default)]
+    pub seq: u64,
     pub slots: Vec<SlotSnapshot>,
+    #[serde(default)]
+    pub changed: Vec<SlotPatch>,
     pub removed: Vec<u64>,
 }
 

@@ -169,22 +169,28 @@ async fn slots_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response {
 /// `/ws/overview`: every table once, then only changes.
 async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response {
     upgrade(ws).on_upgrade(move |mut socket: WebSocket| async move {
+        // Subscribed before asking for the list, so no change after it is missed.
         let mut feed = hub.feeds().changes.subscribe();
-        let slots = serde_json::to_string(&hub.snapshots().await).unwrap_or_else(|_| "[]".into());
-        let first = format!(r#"{{"type":"slots","payload":{{"full":true,"slots":{slots},"removed":[]}}}}"#);
-        if socket.send(Message::Text(first.into())).await.is_err() {
+        let Some(base) = hub.feeds().base().await else { return };
+        let mut held = base.seq;
+        if socket.send(Message::Text(base.text)).await.is_err() {
             return;
         }
         loop {
             tokio::select! {
                 update = feed.recv() => {
-                    let text = match update {
-                        Ok(text) => text,
+                    let update = match update {
+                        Ok(update) if update.seq <= held => continue,
+                        Ok(update) => update,
                         // Too slow: skip what was missed and start again from the whole list.
-                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => hub.feeds().full_update(),
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                            let Some(base) = hub.feeds().base().await else { break };
+                            base
+                        }
                         Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                     };
-                    if socket.send(Message::Text(text)).await.is_err() { break }
+                    held = update.seq;
+                    if socket.send(Message::Text(update.text)).await.is_err() { break }
                 }
                 incoming = socket.recv() => match incoming {
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,

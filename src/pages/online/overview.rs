@@ -49,11 +49,17 @@ fn LiveList(initial: Vec<SlotSnapshot>) -> impl IntoView {
                 for id in update.removed {
                     t.remove(&id);
                 }
-                for mut s in update.slots {
-                    if s.board.is_none() {
-                        s.board = carried_board(t.get(&s.slot_id), &s);
-                    }
+                for s in update.slots {
                     t.insert(s.slot_id, s);
+                }
+                for patch in update.changed {
+                    if let Some(s) = t.get_mut(&patch.slot_id)
+                        && let Err(e) = patch.apply(s)
+                    {
+                        // Cannot happen with patches from the server that sent the list;
+                        // if it does, the card stays as it was and the console says why.
+                        leptos::logging::warn!("overview: {e}");
+                    }
                 }
             });
         };
@@ -78,23 +84,6 @@ fn LiveList(initial: Vec<SlotSnapshot>) -> impl IntoView {
             </For>
         </ul>
     }
-}
-
-/// A change comes without its board: place its last move on the board we
-/// have when exactly one stone was added, else wait for the next full list.
-fn carried_board(old: Option<&SlotSnapshot>, new: &SlotSnapshot) -> Option<Vec<Vec<i8>>> {
-    let old = old?;
-    let mut board = old.board.clone()?;
-    if old.current_game_number != new.current_game_number {
-        return None;
-    }
-    if new.move_count == old.move_count + 1
-        && let Some([q, r]) = new.last_move
-    {
-        let mover = new.winner.or(new.current_turn.map(PlayerId::opponent))?;
-        *board.get_mut(r as usize)?.get_mut(q as usize)? = mover.number();
-    }
-    Some(board)
 }
 
 #[component]

@@ -121,6 +121,7 @@ impl Hub {
     /// `first_table` or after any table reopened.
     pub fn start_with(config: HubConfig, persistence: Option<Persistence>, first_table: u64) -> Hub {
         let (changes, changed) = mpsc::unbounded_channel();
+        let (overview, bases) = overview::Feeds::new();
         let (archive, journal, restored) = match persistence {
             Some(p) => (Some(p.archive), Some(p.journal), p.restored),
             None => (None, None, Vec::new()),
@@ -138,9 +139,9 @@ impl Hub {
             rooms: Mutex::new(HashMap::new()),
             pools: tokio::sync::Mutex::new(HashMap::new()),
             changes,
-            overview: overview::Feeds::new(),
+            overview,
         }));
-        tokio::spawn(overview::run(hub.clone(), changed));
+        tokio::spawn(overview::run(hub.clone(), changed, bases));
         for saved in restored {
             hub.reopen(saved);
         }

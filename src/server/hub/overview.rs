@@ -1,9 +1,11 @@
 //! Live feeds of every table for dashboards: hexgame's `/ws/slots` (the
-//! whole list, as hexgame sends it) and our `/ws/overview` (only changes).
-//! Tables only flag themselves as changed; this task reads the changed
-//! snapshots a few times a second, writes each once, and publishes through
-//! channels that never wait for a slow subscriber: a `watch` keeps only the
-//! latest list, a bounded `broadcast` lets laggards resynchronise.
+//! whole list, as hexgame sends it) and our `/ws/overview` (a full list,
+//! then only what changed: a patch per changed table, a few dozen bytes a
+//! move). Tables only flag themselves as changed; this task reads the
+//! changed snapshots a few times a second, writes each update once, and
+//! publishes through channels that never wait for a slow subscriber: a
+//! `watch` keeps only the latest list, a bounded `broadcast` carries the
+//! numbered changes, and a laggard asks for a new full list.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::Ordering;
@@ -13,44 +15,66 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use super::Hub;
 use super::actor::Command;
+use crate::online::SlotSnapshot;
+use crate::online::slot_patch::SlotPatch;
+
+/// A numbered `/ws/overview` update: `{"type":"slots","payload":{…}}`.
+#[derive(Clone, Debug)]
+pub struct Numbered {
+    pub seq: u64,
+    pub text: Utf8Bytes,
+}
+
+/// A subscriber's request for the full list the next changes apply to.
+pub type BaseRequest = oneshot::Sender<Numbered>;
 
 /// The publishing ends of the feeds.
 pub struct Feeds {
     /// The whole list as hexgame's `/ws/slots` sends it: `[snapshot, …]`.
     pub slots: watch::Sender<Utf8Bytes>,
-    /// Our changes, as `{"type":"slots","payload":{…}}` texts.
-    pub changes: broadcast::Sender<Utf8Bytes>,
+    /// Our numbered changes.
+    pub changes: broadcast::Sender<Numbered>,
+    bases: mpsc::UnboundedSender<BaseRequest>,
 }
 
 impl Feeds {
-    pub(crate) fn new() -> Feeds {
+    /// The feeds, and the receiving end of full-list requests for [`run`].
+    pub(crate) fn new() -> (Feeds, mpsc::UnboundedReceiver<BaseRequest>) {
         let (slots, _) = watch::channel(Utf8Bytes::from_static("[]"));
         let (changes, _) = broadcast::channel(64);
-        Feeds { slots, changes }
+        let (bases, requests) = mpsc::unbounded_channel();
+        (Feeds { slots, changes, bases }, requests)
     }
 
     fn has_subscribers(&self) -> bool {
         self.slots.receiver_count() > 0 || self.changes.receiver_count() > 0
     }
 
-    /// The full update a new `/ws/overview` subscriber starts from.
-    pub fn full_update(&self) -> Utf8Bytes {
-        let list = self.slots.borrow().clone();
-        Utf8Bytes::from(format!(
-            r#"{{"type":"slots","payload":{{"full":true,"slots":{},"removed":[]}}}}"#,
-            list.as_str()
-        ))
+    /// The full list an `/ws/overview` subscriber starts from, consistent
+    /// with the changes numbered after it. Subscribe to [`Feeds::changes`]
+    /// first, then ask; `None` if the hub is shutting down.
+    pub async fn base(&self) -> Option<Numbered> {
+        let (reply, answer) = oneshot::channel();
+        self.bases.send(reply).ok()?;
+        answer.await.ok()
     }
 }
 
+/// One table as the feeds last saw it.
+struct Seen {
+    snapshot: SlotSnapshot,
+    /// The snapshot as hexgame's list carries it, written once.
+    json: String,
+}
+
 /// Collects changed tables and publishes them every `overview_interval`.
-pub async fn run(hub: Hub, mut changed: mpsc::UnboundedReceiver<u64>) {
-    let mut cache: BTreeMap<u64, String> = BTreeMap::new();
+pub async fn run(hub: Hub, mut changed: mpsc::UnboundedReceiver<u64>, mut bases: mpsc::UnboundedReceiver<BaseRequest>) {
+    let mut seen: BTreeMap<u64, Seen> = BTreeMap::new();
     let mut stale: BTreeSet<u64> = BTreeSet::new();
     let mut ticker = tokio::time::interval(hub.config().overview_interval);
-    let mut ticks = 0u64;
+    let mut seq = 0u64;
     let mut last_list: Option<tokio::time::Instant> = None;
-    // The cache changed since the whole list was last built.
+    // `seen` changed since the whole list was last built.
     let mut list_stale = false;
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -64,77 +88,91 @@ pub async fn run(hub: Hub, mut changed: mpsc::UnboundedReceiver<u64>) {
                 Err(mpsc::error::TryRecvError::Disconnected) => return,
             }
         }
+        let mut waiting = Vec::new();
+        while let Ok(reply) = bases.try_recv() {
+            waiting.push(reply);
+        }
         // /ws/slots readers take a list at most every `slots_feed_interval`:
         // building it more often would only be thrown away.
         let slots_due = hub.feeds().slots.receiver_count() > 0
             && last_list.is_none_or(|t: tokio::time::Instant| t.elapsed() >= hub.config().slots_feed_interval);
-        if stale.is_empty() || !hub.feeds().has_subscribers() {
-            if list_stale && slots_due {
-                publish_list(&hub, &cache);
-                last_list = Some(tokio::time::Instant::now());
-                list_stale = false;
-            }
-            continue;
+        if !stale.is_empty() && hub.feeds().has_subscribers() {
+            seq += 1;
+            let update = read_changes(&hub, std::mem::take(&mut stale), &mut seen, seq).await;
+            list_stale = true;
+            let _ = hub.feeds().changes.send(Numbered { seq, text: update });
         }
-        let mut answers = Vec::new();
-        let mut removed = Vec::new();
-        for id in std::mem::take(&mut stale) {
-            match hub.table(id) {
-                Some(handle) => {
-                    handle.dirty.store(false, Ordering::Release);
-                    let (reply, answer) = oneshot::channel();
-                    if handle.send(Command::Snapshot { reply }) {
-                        answers.push((id, answer));
-                    }
-                }
-                None => removed.push(id),
-            }
-        }
-        let mut changed_json = Vec::with_capacity(answers.len());
-        for (id, answer) in answers {
-            match answer.await {
-                Ok(Some(mut snapshot)) => {
-                    cache.insert(id, serde_json::to_string(&snapshot).unwrap_or_default());
-                    // Changes go out without the board: pages place the
-                    // last move themselves, and the periodic full update
-                    // brings every board up to date.
-                    snapshot.board = None;
-                    changed_json.push(serde_json::to_string(&snapshot).unwrap_or_default());
-                }
-                Ok(None) | Err(_) => removed.push(id),
-            }
-        }
-        for id in &removed {
-            cache.remove(id);
-        }
-        list_stale = true;
-        ticks += 1;
-        let full_due = ticks.is_multiple_of(FULL_EVERY) && hub.feeds().changes.receiver_count() > 0;
-        // The whole list is for /ws/slots readers and the periodic full update.
-        if slots_due || full_due {
-            publish_list(&hub, &cache);
+        if list_stale && slots_due {
+            publish_list(&hub, &seen);
             last_list = Some(tokio::time::Instant::now());
             list_stale = false;
         }
-        let removed: Vec<String> = removed.iter().map(u64::to_string).collect();
-        let update = format!(
-            r#"{{"type":"slots","payload":{{"full":false,"slots":[{}],"removed":[{}]}}}}"#,
-            changed_json.join(","),
-            removed.join(",")
-        );
-        let _ = hub.feeds().changes.send(Utf8Bytes::from(update));
-        if full_due {
-            let _ = hub.feeds().changes.send(hub.feeds().full_update());
+        if !waiting.is_empty() {
+            let base = full_update(&seen, seq);
+            for reply in waiting {
+                let _ = reply.send(base.clone());
+            }
         }
     }
 }
 
-/// Builds the whole list from the cached snapshots and publishes it.
-fn publish_list(hub: &Hub, cache: &BTreeMap<u64, String>) {
-    let list = format!("[{}]", cache.values().map(String::as_str).collect::<Vec<_>>().join(","));
-    hub.feeds().slots.send_replace(Utf8Bytes::from(list));
+/// Reads the tables in `stale`, updates `seen` and writes the change.
+async fn read_changes(hub: &Hub, stale: BTreeSet<u64>, seen: &mut BTreeMap<u64, Seen>, seq: u64) -> Utf8Bytes {
+    let mut answers = Vec::new();
+    let mut removed = Vec::new();
+    for id in stale {
+        match hub.table(id) {
+            Some(handle) => {
+                handle.dirty.store(false, Ordering::Release);
+                let (reply, answer) = oneshot::channel();
+                if handle.send(Command::Snapshot { reply }) {
+                    answers.push((id, answer));
+                }
+            }
+            None => removed.push(id),
+        }
+    }
+    let mut opened = Vec::new();
+    let mut patches = Vec::new();
+    for (id, answer) in answers {
+        match answer.await {
+            Ok(Some(snapshot)) => {
+                let json = serde_json::to_string(&snapshot).unwrap_or_default();
+                match seen.get(&id) {
+                    Some(old) => patches.extend(SlotPatch::between(&old.snapshot, &snapshot)),
+                    None => opened.push(json.clone()),
+                }
+                seen.insert(id, Seen { snapshot, json });
+            }
+            Ok(None) | Err(_) => removed.push(id),
+        }
+    }
+    // A table the feeds never saw needs no removal.
+    removed.retain(|id| seen.remove(id).is_some());
+    let patches: Vec<String> = patches.iter().map(|p| serde_json::to_string(p).unwrap_or_default()).collect();
+    let removed: Vec<String> = removed.iter().map(u64::to_string).collect();
+    Utf8Bytes::from(format!(
+        r#"{{"type":"slots","payload":{{"full":false,"seq":{seq},"slots":[{}],"changed":[{}],"removed":[{}]}}}}"#,
+        opened.join(","),
+        patches.join(","),
+        removed.join(",")
+    ))
 }
 
-/// Every this many ticks with changes, overview subscribers get the whole
-/// list again (boards included).
-const FULL_EVERY: u64 = 40;
+/// Every table the feeds know, as of update `seq`.
+fn full_update(seen: &BTreeMap<u64, Seen>, seq: u64) -> Numbered {
+    let text = format!(
+        r#"{{"type":"slots","payload":{{"full":true,"seq":{seq},"slots":{},"changed":[],"removed":[]}}}}"#,
+        list(seen)
+    );
+    Numbered { seq, text: Utf8Bytes::from(text) }
+}
+
+fn list(seen: &BTreeMap<u64, Seen>) -> String {
+    format!("[{}]", seen.values().map(|s| s.json.as_str()).collect::<Vec<_>>().join(","))
+}
+
+/// Builds hexgame's whole list and publishes it.
+fn publish_list(hub: &Hub, seen: &BTreeMap<u64, Seen>) {
+    hub.feeds().slots.send_replace(Utf8Bytes::from(list(seen)));
+}
