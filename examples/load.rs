@@ -272,11 +272,12 @@ async fn main() -> std::process::ExitCode {
     let stop = Arc::new(AtomicBool::new(false));
     let totals = Arc::new(Totals::default());
     let rtts = Arc::new(Mutex::new(Vec::new()));
-    let sub_bytes = Arc::new(AtomicU64::new(0));
+    let feeds = ["/ws/slots", "/ws/overview"];
+    let sub_bytes = feeds.map(|_| Arc::new(AtomicU64::new(0)));
     let mut subs = Vec::new();
     for _ in 0..args.subscribers {
-        for path in ["/ws/slots", "/ws/overview"] {
-            subs.push(tokio::spawn(subscriber(args.server.clone(), path, stop.clone(), sub_bytes.clone())));
+        for (path, bytes) in feeds.iter().zip(&sub_bytes) {
+            subs.push(tokio::spawn(subscriber(args.server.clone(), path, stop.clone(), bytes.clone())));
         }
     }
     let mut bots = Vec::new();
@@ -320,9 +321,12 @@ async fn main() -> std::process::ExitCode {
         totals.rejected.load(Ordering::Relaxed)
     );
     if args.subscribers > 0 {
+        let rate = |b: &AtomicU64| b.load(Ordering::Relaxed) as f64 / 1024.0 / elapsed;
         println!(
-            "  subscribers received {:.1} KB/s in all",
-            sub_bytes.load(Ordering::Relaxed) as f64 / 1024.0 / elapsed
+            "  subscribers received {:.1} KB/s in all: /ws/slots {:.1} KB/s, /ws/overview {:.1} KB/s",
+            rate(&sub_bytes[0]) + rate(&sub_bytes[1]),
+            rate(&sub_bytes[0]),
+            rate(&sub_bytes[1])
         );
     }
     std::process::ExitCode::SUCCESS

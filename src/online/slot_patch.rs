@@ -54,18 +54,43 @@ impl std::error::Error for PatchError {}
 /// sent instead of its cells.
 const MOST_CELLS_AS_STONES: usize = 4;
 
+/// A snapshot as patches compare it: its fields as JSON values, without
+/// the board, and the board. A server keeps the last one it sent per table
+/// so each change costs one conversion.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Split {
+    pub fields: Map<String, Value>,
+    pub board: Option<Vec<Vec<i8>>>,
+}
+
+impl Split {
+    /// Splits `snapshot` (one JSON conversion, no copy of the board).
+    pub fn of(mut snapshot: SlotSnapshot) -> Split {
+        let board = snapshot.board.take();
+        let fields = match serde_json::to_value(&snapshot) {
+            Ok(Value::Object(fields)) => fields,
+            _ => Map::new(),
+        };
+        Split { fields, board }
+    }
+}
+
 impl SlotPatch {
     /// The patch that turns `old` into `new` (both of one table), or `None`
     /// when nothing a subscriber sees has changed.
     pub fn between(old: &SlotSnapshot, new: &SlotSnapshot) -> Option<SlotPatch> {
-        let (Ok(Value::Object(before)), Ok(Value::Object(after))) =
-            (serde_json::to_value(without_board(old)), serde_json::to_value(without_board(new)))
-        else {
-            return None;
-        };
-        let fields: Map<String, Value> =
-            after.into_iter().filter(|(k, v)| before.get(k) != Some(v) && k != "board").collect();
-        let mut patch = SlotPatch { slot_id: new.slot_id, fields, stones: Vec::new() };
+        SlotPatch::between_split(new.slot_id, &Split::of(old.clone()), &Split::of(new.clone()))
+    }
+
+    /// [`SlotPatch::between`] for snapshots already split.
+    pub fn between_split(slot_id: u64, old: &Split, new: &Split) -> Option<SlotPatch> {
+        let fields: Map<String, Value> = new
+            .fields
+            .iter()
+            .filter(|(k, v)| old.fields.get(*k) != Some(v))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut patch = SlotPatch { slot_id, fields, stones: Vec::new() };
         match stones_between(old.board.as_deref(), new.board.as_deref()) {
             Some(stones) => patch.stones = stones,
             None => {
@@ -103,10 +128,6 @@ impl SlotPatch {
         *snapshot = next;
         Ok(())
     }
-}
-
-fn without_board(s: &SlotSnapshot) -> SlotSnapshot {
-    SlotSnapshot { board: None, ..s.clone() }
 }
 
 /// The changed cells, or `None` when the board must be sent whole (it

@@ -402,12 +402,12 @@ hexgame play --model-name my_agent --server ws://HOST:PORT --board-size 7 --seri
                         </tr>
                         <tr>
                             <td><code>"HEXARENA_OVERVIEW_MS"</code></td>
-                            <td>"How often " <code>"/overview"</code> " is sent changes."</td>
+                            <td>"How often " <code>"/overview"</code> " is sent changes (less often when over 500 tables change at once: at most 2,000 are read a second)."</td>
                             <td><code>"250"</code></td>
                         </tr>
                         <tr>
                             <td><code>"HEXARENA_SLOTS_FEED_MS"</code></td>
-                            <td>"Least time between two whole lists on " <code>"/ws/slots"</code> "."</td>
+                            <td>"Least time between two whole lists on " <code>"/ws/slots"</code> " (longer for long lists: at most 256 KiB a second to each reader)."</td>
                             <td><code>"1000"</code></td>
                         </tr>
                     </tbody>

@@ -15,8 +15,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use super::Hub;
 use super::actor::Command;
-use crate::online::SlotSnapshot;
-use crate::online::slot_patch::SlotPatch;
+use crate::online::slot_patch::{SlotPatch, Split};
 
 /// A numbered `/ws/overview` update: `{"type":"slots","payload":{…}}`.
 #[derive(Clone, Debug)]
@@ -62,23 +61,25 @@ impl Feeds {
 
 /// One table as the feeds last saw it.
 struct Seen {
-    snapshot: SlotSnapshot,
+    split: Split,
     /// The snapshot as hexgame's list carries it, written once.
     json: String,
 }
 
-/// Collects changed tables and publishes them every `overview_interval`.
+/// Collects changed tables and publishes them every `overview_interval`
+/// (less often when many tables change at once).
 pub async fn run(hub: Hub, mut changed: mpsc::UnboundedReceiver<u64>, mut bases: mpsc::UnboundedReceiver<BaseRequest>) {
     let mut seen: BTreeMap<u64, Seen> = BTreeMap::new();
     let mut stale: BTreeSet<u64> = BTreeSet::new();
-    let mut ticker = tokio::time::interval(hub.config().overview_interval);
+    let mut wait = hub.config().overview_interval;
     let mut seq = 0u64;
     let mut last_list: Option<tokio::time::Instant> = None;
     // `seen` changed since the whole list was last built.
     let mut list_stale = false;
-    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut list_every = hub.config().slots_feed_interval;
     loop {
-        ticker.tick().await;
+        tokio::time::sleep(wait).await;
+        wait = hub.config().overview_interval;
         loop {
             match changed.try_recv() {
                 Ok(id) => {
@@ -95,15 +96,20 @@ pub async fn run(hub: Hub, mut changed: mpsc::UnboundedReceiver<u64>, mut bases:
         // /ws/slots readers take a list at most every `slots_feed_interval`:
         // building it more often would only be thrown away.
         let slots_due = hub.feeds().slots.receiver_count() > 0
-            && last_list.is_none_or(|t: tokio::time::Instant| t.elapsed() >= hub.config().slots_feed_interval);
+            && last_list.is_none_or(|t: tokio::time::Instant| t.elapsed() >= list_every);
         if !stale.is_empty() && hub.feeds().has_subscribers() {
+            // Many busy tables: read them less often rather than let
+            // dashboards take the CPU the games need.
+            wait = wait.max(READ_COST * u32::try_from(stale.len()).unwrap_or(u32::MAX));
             seq += 1;
             let update = read_changes(&hub, std::mem::take(&mut stale), &mut seen, seq).await;
             list_stale = true;
             let _ = hub.feeds().changes.send(Numbered { seq, text: update });
         }
         if list_stale && slots_due {
-            publish_list(&hub, &seen);
+            let bytes = publish_list(&hub, &seen);
+            list_every =
+                hub.config().slots_feed_interval.max(LIST_BYTE_COST * u32::try_from(bytes).unwrap_or(u32::MAX));
             last_list = Some(tokio::time::Instant::now());
             list_stale = false;
         }
@@ -138,11 +144,12 @@ async fn read_changes(hub: &Hub, stale: BTreeSet<u64>, seen: &mut BTreeMap<u64, 
         match answer.await {
             Ok(Some(snapshot)) => {
                 let json = serde_json::to_string(&snapshot).unwrap_or_default();
+                let split = Split::of(snapshot);
                 match seen.get(&id) {
-                    Some(old) => patches.extend(SlotPatch::between(&old.snapshot, &snapshot)),
+                    Some(old) => patches.extend(SlotPatch::between_split(id, &old.split, &split)),
                     None => opened.push(json.clone()),
                 }
-                seen.insert(id, Seen { snapshot, json });
+                seen.insert(id, Seen { split, json });
             }
             Ok(None) | Err(_) => removed.push(id),
         }
@@ -172,7 +179,20 @@ fn list(seen: &BTreeMap<u64, Seen>) -> String {
     format!("[{}]", seen.values().map(|s| s.json.as_str()).collect::<Vec<_>>().join(","))
 }
 
-/// Builds hexgame's whole list and publishes it.
-fn publish_list(hub: &Hub, seen: &BTreeMap<u64, Seen>) {
-    hub.feeds().slots.send_replace(Utf8Bytes::from(list(seen)));
+/// Builds hexgame's whole list, publishes it and returns its length.
+fn publish_list(hub: &Hub, seen: &BTreeMap<u64, Seen>) -> usize {
+    let list = list(seen);
+    let bytes = list.len();
+    hub.feeds().slots.send_replace(Utf8Bytes::from(list));
+    bytes
 }
+
+/// Time between reads of changed tables per table read (at most 2,000
+/// tables a second): 1,000 tables that all changed are read every half
+/// second instead of every `overview_interval`.
+const READ_COST: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// Time between whole lists per byte of the list (at most 256 KiB a second
+/// to each `/ws/slots` reader): hexgame's format resends every table, so a
+/// list of 1,000 tables goes out every 2–3 s rather than every second.
+const LIST_BYTE_COST: std::time::Duration = std::time::Duration::from_nanos(1_000_000_000 / (256 * 1024));
