@@ -273,7 +273,9 @@ hexgame play --model-name my_agent --server ws://HOST:PORT --board-size 7 --seri
                     " for the live list. They carry the v1 messages plus " <code>"swap"</code>
                     " from the player and a " <code>"state"</code>
                     " message with the whole table (moves, clocks, seats, score, spectators) after every change; "
-                    "the overview sends the whole list once, then only the tables that changed."
+                    "the overview sends the whole list once, then numbered changes: tables that opened, whole; "
+                    "for each table that changed only its changed fields and stones (" <code>"[q, r, value]"</code>
+                    "); the ids of tables that closed."
                 </p>
             </section>
 
