@@ -5,10 +5,13 @@ Not part of CI (it takes hours at full length). Usage:
 
     scripts/arena.sh [--size 9] [--games 200] [--seconds 1.0]
 
-OpenSpiel's bot searches by simulation count, so its count is calibrated
-to the same time per move as hexarena's: its simulations per second are
-measured here first. Colours alternate every game. Prints hexarena's win
-rate with a 95% Wilson interval.
+Both sides get the same CPU time per move, so the match stays fair while
+other work shares the machine: hexarena counts its search thread's CPU
+time (`gtp --cpu-time`); OpenSpiel's bot searches by simulation count, so
+after each of its moves the count for the next is set from the CPU time
+the last one took (its rate changes as the board fills). Colours
+alternate every game. Prints hexarena's win rate with a 95% Wilson
+interval.
 
 OpenSpiel's Hex, like HexGui, has its first player ("x", our Red) join
 top and bottom; GTP vertices are in that orientation, so moves pass
@@ -33,7 +36,7 @@ class Gtp:
 
     def __init__(self, binary, seconds):
         self.proc = subprocess.Popen(
-            [binary, "gtp", "--time-per-move", str(seconds), "--no-swap"],
+            [binary, "gtp", "--time-per-move", str(seconds), "--cpu-time", "--no-swap"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -76,18 +79,36 @@ def action_of(text, size):
 
 
 def calibrate(game, seconds):
-    """OpenSpiel MCTS simulations that fit in `seconds` on this machine."""
+    """OpenSpiel MCTS simulations that fit in `seconds` of CPU on an empty board."""
     bot = mcts.MCTSBot(game, 1.4, 2000, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)))
     state = game.new_initial_state()
-    start = time.perf_counter()
+    start = time.thread_time()
     bot.step(state)
-    rate = 2000 / (time.perf_counter() - start)
+    rate = 2000 / (time.thread_time() - start)
     return max(10, int(rate * seconds)), rate
+
+
+class TimedBot:
+    """OpenSpiel's MCTS bot spending about `seconds` of CPU per move."""
+
+    def __init__(self, game, seconds, sims, rng):
+        self.seconds = seconds
+        self.bot = mcts.MCTSBot(game, 1.4, sims, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+        self.cpu = []
+
+    def step(self, state):
+        start = time.thread_time()
+        action = self.bot.step(state)
+        spent = max(time.thread_time() - start, 1e-3)
+        self.cpu.append(spent)
+        rate = self.bot.max_simulations / spent
+        self.bot.max_simulations = max(10, int(rate * self.seconds))
+        return action
 
 
 def play(game, size, binary, seconds, sims, hexarena_first, seed):
     rng = np.random.RandomState(seed)
-    bot = mcts.MCTSBot(game, 1.4, sims, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    bot = TimedBot(game, seconds, sims, rng)
     engine = Gtp(binary, seconds)
     try:
         engine.send(f"boardsize {size}")
@@ -106,7 +127,7 @@ def play(game, size, binary, seconds, sims, hexarena_first, seed):
         score = engine.send("final_score")
         if score != ("B+" if winner == 0 else "W+"):
             raise RuntimeError(f"winners disagree: OpenSpiel {winner}, hexarena {score}")
-        return winner == hexarena_player
+        return winner == hexarena_player, state.move_number(), sum(bot.cpu) / max(1, len(bot.cpu))
     finally:
         engine.close()
 
@@ -130,15 +151,21 @@ def main():
 
     game = pyspiel.load_game("hex", {"board_size": args.size})
     sims, rate = calibrate(game, args.seconds)
-    print(f"OpenSpiel MCTS: {rate:.0f} simulations/s here -> {sims} per move ({args.seconds} s)", flush=True)
+    print(
+        f"OpenSpiel MCTS: {rate:.0f} simulations/s of CPU on the empty board -> {sims} to start with, "
+        f"then adjusted to {args.seconds} s of CPU per move",
+        flush=True,
+    )
     wins = 0
     for i in range(args.games):
-        won = play(game, args.size, args.binary, args.seconds, sims, i % 2 == 0, seed=i)
+        started = time.time()
+        won, moves, cpu = play(game, args.size, args.binary, args.seconds, sims, i % 2 == 0, seed=i)
         wins += won
         low, high = wilson(wins, i + 1)
         first = "first" if i % 2 == 0 else "second"
         print(
-            f"game {i + 1}: hexarena ({first}) {'won' if won else 'lost'}; "
+            f"game {i + 1}: hexarena ({first}) {'won' if won else 'lost'} in {moves} moves "
+            f"(OpenSpiel {cpu:.2f} s CPU a move, game {time.time() - started:.0f} s); "
             f"{wins}/{i + 1} = {wins / (i + 1):.1%} [95%: {low:.1%}-{high:.1%}]",
             flush=True,
         )

@@ -64,6 +64,23 @@ fn a_scripted_gtp_session_gives_the_expected_transcript() {
 }
 
 #[test]
+fn gtp_thinks_for_a_time_per_move_in_cpu_time() {
+    // White answers in a corner, which the engine's opening never takes.
+    let script = "boardsize 7\ngenmove b\nplay w a1\ngenmove b\nshowboard\nquit\n";
+    let (ok, out, err) = hexarena(&["gtp", "--time-per-move", "0.2", "--cpu-time", "--no-swap"], script);
+    assert!(ok, "{err}");
+    let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
+    assert_eq!(answers.len(), 6, "{out}");
+    for generated in [answers[1], answers[3]] {
+        let vertex = generated.strip_prefix("= ").expect("a generated move");
+        assert!(vertex.len() >= 2 && vertex.as_bytes()[0].is_ascii_lowercase(), "{out}");
+    }
+    // Both generated black stones are on the board.
+    let black: usize = answers[4].lines().filter(|l| !l.starts_with("B =")).map(|l| l.matches(" B").count()).sum();
+    assert_eq!(black, 2, "{}", answers[4]);
+}
+
+#[test]
 fn analyze_prints_the_top_moves_as_json() {
     let (ok, out, err) =
         hexarena(&["analyze", "--size", "5", "--moves", "a3 a1 b3 b1 d3 d1 e3 e1", "--playouts", "500"], "");
@@ -89,6 +106,7 @@ fn bad_command_lines_are_refused_with_a_reason() {
         (&["bench", "--solver", "7", "--budget", "0"][..], "'0' is not a valid value for --budget"),
         (&["bench", "--budget", "5"][..], "--budget 5 goes with --solver N"),
         (&["bench", "--fast"][..], "unexpected argument '--fast'"),
+        (&["gtp", "--cpu-time"][..], "--cpu-time goes with --time-per-move"),
     ] {
         let (ok, out, err) = hexarena(args, "");
         assert!(!ok && err.contains(says) && out.is_empty(), "{args:?}: {err}");

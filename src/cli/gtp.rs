@@ -9,6 +9,8 @@
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
+use super::thinking_clock::{ClockKind, ThinkingClock};
+
 use crate::engine::search::level::{choose_move_with, wants_swap};
 use crate::engine::search::{Level, SearchConfig, Searcher};
 use crate::engine::{Cell, Color, Game, MAX_SIZE, MIN_SIZE, Move};
@@ -19,13 +21,15 @@ pub struct GtpOptions {
     pub level: Level,
     /// Think this long per move instead of the level's fixed budget.
     pub time_per_move: Option<Duration>,
+    /// The clock `time_per_move` is measured on.
+    pub clock: ClockKind,
     /// Whether games allow the swap rule (HexGui's `swap-pieces`).
     pub swap: bool,
 }
 
 impl Default for GtpOptions {
     fn default() -> Self {
-        GtpOptions { level: Level::Strong, time_per_move: None, swap: true }
+        GtpOptions { level: Level::Strong, time_per_move: None, clock: ClockKind::Wall, swap: true }
     }
 }
 
@@ -215,14 +219,16 @@ impl Gtp {
         Reply::Ok(vertex_text(m))
     }
 
-    /// The best move after searching for `limit` of wall time.
+    /// The best move after searching for `limit` on the session's clock
+    /// (wall time, or this thread's CPU time).
     fn think_for(&self, limit: Duration, seed: u64) -> Option<Move> {
-        let start = Instant::now();
+        // Checked when the session was configured; wall time is the fallback.
+        let clock = ThinkingClock::start(self.options.clock).unwrap_or(ThinkingClock::Wall(Instant::now()));
         if wants_swap(&self.game) {
             return Some(Move::Swap);
         }
         let mut s = Searcher::new(self.game.position(), SearchConfig { seed, ..SearchConfig::default() }).ok()?;
-        while start.elapsed() < limit && s.proven().is_none() {
+        while clock.elapsed() < limit && s.proven().is_none() {
             s.run(256);
         }
         s.best_move().map(Move::Place)

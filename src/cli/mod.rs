@@ -4,19 +4,23 @@
 pub mod analyze;
 pub mod args;
 pub mod gtp;
+pub mod thinking_clock;
 
 use std::process::ExitCode;
 
 use self::args::{Args, parse_duration};
 use self::gtp::{Gtp, GtpOptions};
+use self::thinking_clock::{ClockKind, ThinkingClock};
 use crate::engine::search::Level;
 
 const HELP: &str = "hexarena — a Hex platform
 
 usage:
   hexarena                      serve the web app (LEPTOS_SITE_ADDR, LEPTOS_SITE_ROOT)
-  hexarena gtp [--level L] [--time-per-move SECONDS] [--no-swap]
-                                the engine over GTP on stdin/stdout (HexGui, MoHex)
+  hexarena gtp [--level L] [--time-per-move SECONDS [--cpu-time]] [--no-swap]
+                                the engine over GTP on stdin/stdout (HexGui, MoHex);
+                                --cpu-time counts the time per move in CPU time of
+                                the search thread (fair matches on a busy machine)
   hexarena analyze --size N [--moves \"a1 b2\"] [--time 2s | --playouts N] [--top N] [--swap]
                                 a position's best moves as JSON
   hexarena bench [--quick]      engine speed: playouts/s and search iterations/s
@@ -76,7 +80,8 @@ fn bench(rest: &[String]) -> Result<(), args::ArgsError> {
 }
 
 fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
-    let usage = "usage: hexarena gtp [--level beginner|casual|strong|max] [--time-per-move SECONDS] [--no-swap]";
+    let usage =
+        "usage: hexarena gtp [--level beginner|casual|strong|max] [--time-per-move SECONDS [--cpu-time]] [--no-swap]";
     let mut a = Args::new(rest, usage);
     let level = match a.value("--level")? {
         Some(l) => l.parse::<Level>().map_err(|e| args::ArgsError(e.to_string()))?,
@@ -86,9 +91,16 @@ fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
         .value("--time-per-move")?
         .map(|t| parse_duration(&t).filter(|d| !d.is_zero()).ok_or_else(|| a.bad("--time-per-move", &t)))
         .transpose()?;
+    let clock = if a.flag("--cpu-time") { ClockKind::ThreadCpu } else { ClockKind::Wall };
     let swap = !a.flag("--no-swap");
     a.finish()?;
-    let mut session = Gtp::new(GtpOptions { level, time_per_move, swap });
+    if clock == ClockKind::ThreadCpu {
+        if time_per_move.is_none() {
+            return Err(args::ArgsError(format!("--cpu-time goes with --time-per-move SECONDS\n{usage}")));
+        }
+        ThinkingClock::start(clock).map_err(|e| args::ArgsError(e.to_string()))?;
+    }
+    let mut session = Gtp::new(GtpOptions { level, time_per_move, clock, swap });
     let stdin = std::io::stdin();
     session.run(stdin.lock(), std::io::stdout().lock()).map_err(|e| args::ArgsError(format!("i/o error: {e}")))
 }

@@ -309,7 +309,14 @@ hexgame play --model-name my_agent --server ws://HOST:PORT --board-size 7 --seri
                     " and the usual others), so HexGui can use it as its program and other engines can play it:"
                 </p>
                 <pre><code>"hexarena gtp --level strong
-    hexarena gtp --time-per-move 1.5"</code></pre>
+    hexarena gtp --time-per-move 1.5
+    hexarena gtp --time-per-move 1 --cpu-time"</code></pre>
+                <p>
+                    <code>"--cpu-time"</code>
+                    " counts the time per move in CPU time of the thread that searches instead of on the wall "
+                    "clock, so a match against another engine stays fair while the machine is busy with "
+                    "something else (Linux)."
+                </p>
                 <p>
                     "Like those tools, GTP's black moves first and joins top and bottom: black is our Red and "
                     "cells are reflected across the short diagonal, as in SGF. " <code>"swap-pieces"</code>
