@@ -27,8 +27,10 @@ pub enum EdgeLink<B> {
     /// Joined once the side plays `key`, by at most `need` stones (the key
     /// included) within `carrier`; the opponent, to move, must play in
     /// `must` (the cells every such connection needs) or lose, and then
-    /// loses within `neediest` stones of the side.
-    Semi { must: B, key: u16, carrier: B, need: u32, neediest: u32 },
+    /// loses within `neediest` stones of the side. `every` holds the empty
+    /// cells of enough of those connections to cut down to `must`: the cut
+    /// stands as long as the opponent has no stone there.
+    Semi { must: B, every: B, key: u16, carrier: B, need: u32, neediest: u32 },
     /// No connection found.
     None,
 }
@@ -181,8 +183,23 @@ impl<B: Bits> Connections<B> {
             EdgeLink::Full { carrier, need }
         } else if let Some(&(carrier, key, need)) = edges.semis.iter().min_by_key(|s| s.2) {
             let must = edges.semis.iter().fold(m.board, |acc, &(c, _, _)| acc & c);
+            // Often a few carriers already cut down to `must`: those alone
+            // are what the cut depends on (smallest first, each kept only
+            // if it narrows the cut).
+            let mut carriers: Vec<B> = edges.semis.iter().map(|s| s.0).collect();
+            carriers.sort_by_key(|c| c.count());
+            let (mut cut, mut every) = (m.board, B::zero());
+            for c in carriers {
+                if cut == must {
+                    break;
+                }
+                if cut & c != cut {
+                    cut = cut & c;
+                    every = every | c;
+                }
+            }
             let neediest = edges.semis.iter().map(|s| s.2).max().unwrap_or(0);
-            EdgeLink::Semi { must, key, carrier, need, neediest }
+            EdgeLink::Semi { must, every, key, carrier, need, neediest }
         } else {
             EdgeLink::None
         }

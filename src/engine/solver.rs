@@ -8,6 +8,12 @@
 //! side to move that wins at once or holds a semi connection between its
 //! edges has won; facing the opponent's full connection it has lost, and
 //! facing semi connections it must play where they all meet.
+//!
+//! Every proved position keeps a *proof set*: cells outside it could hold
+//! more stones of the loser and the winner would still win. So once one
+//! move is proved to lose, every other move outside the winner's proof set
+//! loses too, and only moves inside it are searched (the must-play region
+//! of Hayward et al.'s 7×7 and 8×8 solvers).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -201,15 +207,24 @@ struct Expansion<B: Bits> {
     /// Whether vulnerable moves were left out: each costs the winner at
     /// most one answer more than the worst move searched.
     vulnerable: bool,
+    /// Cells the reduction depends on: those it filled or found dead, and
+    /// the empty cells around them (their patterns are six-cell rings).
+    /// Part of every proof set here.
+    context: B,
+    /// Cells the moves left out depend on (the opponent's threats and
+    /// semi connections, the vulnerable cells and their rings): part of a
+    /// proof set here when the side to move loses.
+    defence: B,
 }
 
 /// How a position stands before any search.
 enum Standing<B: Bits> {
     /// The side to move has won (at once, or by a connection); these
-    /// moves win, within that many of its stones.
-    Won(B, u32),
-    /// The side to move has lost, within that many of the opponent's stones.
-    Lost(u32),
+    /// moves win, within that many of its stones; the last is the proof set.
+    Won(B, u32, B),
+    /// The side to move has lost, within that many of the opponent's
+    /// stones; with the proof set.
+    Lost(u32, B),
     /// Undecided.
     Open(Rc<Expansion<B>>),
 }
@@ -225,6 +240,9 @@ struct Solver<B: Bits> {
     connections: Connections<B>,
     expansions: HashMap<u64, Rc<Expansion<B>>, BuildHasherDefault<IdentityHasher>>,
     table: Table,
+    /// Proof sets of proved positions, by table key, in the orientation
+    /// whose plain key is the table key.
+    proofs: HashMap<u64, B, BuildHasherDefault<IdentityHasher>>,
     nodes: u64,
     budget: u64,
 }
@@ -271,6 +289,7 @@ impl<B: Bits> Solver<B> {
             connections: Connections::new(n),
             expansions: HashMap::default(),
             table: Table::default(),
+            proofs: HashMap::default(),
             nodes: 0,
             budget,
         }
@@ -324,45 +343,55 @@ impl<B: Bits> Solver<B> {
         let mover = s.to_move;
         let wins = s.winning_cells(&m, mover);
         if !wins.is_zero() {
-            return Standing::Won(wins, 1);
+            return Standing::Won(wins, 1, wins);
         }
         let threats = s.winning_cells(&m, mover.opponent());
         if threats.count() > 1 {
-            return Standing::Lost(1);
+            return Standing::Lost(1, threats);
         }
         let mut reduced = *s;
         self.dead.fill_captured(&mut reduced, &m);
         let filled = |colour: Color| (reduced.of(colour) & !s.of(colour)).count() / 2;
         let pairs = [filled(mover), filled(mover.opponent())];
+        // A pattern holds while its cells and the empty ones of its ring
+        // stay as they are.
+        let open = s.empty_cells(&m);
+        let with_rings = |cells: B| cells | (m.grow(cells) & open);
+        let fills = (reduced.red | reduced.blue) & open;
         if reduced.has_won(&m, mover.opponent()) {
-            return Standing::Lost(pairs[1]);
+            return Standing::Lost(pairs[1], with_rings(fills));
         }
         let dead = self.dead.find(&reduced, &m);
+        let context = with_rings(fills | dead);
         let empty = reduced.empty_cells(&m) & !dead;
         // A dead cell's colour changes nothing: count it as the side's own
         // when looking for that side's connections. Completing a
         // connection takes at most one stone per cell it needs.
         match self.connections.edge_link(mover, reduced.of(mover) | dead, empty, true) {
-            EdgeLink::Full { need, .. } => {
-                return Standing::Won(empty & !reduced.of(mover.opponent()), need + pairs[0]);
+            EdgeLink::Full { carrier, need } => {
+                return Standing::Won(empty & !reduced.of(mover.opponent()), need + pairs[0], carrier | context);
             }
-            EdgeLink::Semi { key, need, .. } => return Standing::Won(B::single(key as usize), need + pairs[0]),
+            EdgeLink::Semi { key, carrier, need, .. } => {
+                return Standing::Won(B::single(key as usize), need + pairs[0], carrier | context);
+            }
             EdgeLink::None => {}
         }
         // A move outside the opponent's one winning cell loses at once; a
         // move that misses one of its semi connections, within that one.
         let mut allowed = if threats.is_zero() { empty } else { empty & threats };
         let mut pruned = if threats.is_zero() { 0 } else { 1 };
+        let mut defence = threats;
         match self.connections.edge_link(mover.opponent(), reduced.of(mover.opponent()) | dead, empty, false) {
-            EdgeLink::Full { need, .. } => return Standing::Lost(need + pairs[1]),
-            EdgeLink::Semi { must, neediest, .. } => {
+            EdgeLink::Full { carrier, need } => return Standing::Lost(need + pairs[1], carrier | context),
+            EdgeLink::Semi { must, every, neediest, .. } => {
                 allowed = allowed & must;
                 pruned = pruned.max(neediest);
+                defence = defence | every;
             }
             EdgeLink::None => {}
         }
         if allowed.is_zero() {
-            return Standing::Lost(pruned + pairs[1]);
+            return Standing::Lost(pruned + pairs[1], context | defence);
         }
         if allowed == empty {
             pruned = 0;
@@ -374,10 +403,11 @@ impl<B: Bits> Solver<B> {
         let vulnerable = !weak.is_zero() && weak != allowed;
         if vulnerable {
             allowed = allowed & !weak;
+            defence = defence | with_rings(weak);
         }
         let moves = self.order.iter().copied().filter(|&i| allowed.has(i as usize)).collect();
         let key = self.hash(&reduced);
-        Standing::Open(Rc::new(Expansion { reduced, key, moves, pairs, pruned, vulnerable }))
+        Standing::Open(Rc::new(Expansion { reduced, key, moves, pairs, pruned, vulnerable, context, defence }))
     }
 
     fn lookup(&self, key: u64, init: (u32, u32)) -> (u32, u32) {
@@ -428,13 +458,13 @@ impl<B: Bits> Solver<B> {
         let key = self.hash(root);
         let start = self.nodes;
         match self.standing(root, key) {
-            Standing::Won(wins, stones) => {
+            Standing::Won(wins, stones, _) => {
                 let n = self.masks.size;
                 let cells = (0..self.cells).filter(|&i| wins.has(i)).map(|i| Cell::from_index(i, n)).collect();
                 let nodes = self.nodes - start + 1;
                 return Solution { verdict: Verdict::Win(cells), nodes, winner_stones: Some(stones) };
             }
-            Standing::Lost(stones) => {
+            Standing::Lost(stones, _) => {
                 let nodes = self.nodes - start + 1;
                 return Solution { verdict: Verdict::Loss, nodes, winner_stones: Some(stones) };
             }
@@ -474,8 +504,8 @@ impl<B: Bits> Solver<B> {
     /// are from the side to move's view: `phi` = cost of proving it wins.
     fn mid(&mut self, s: &Stones<B>, key: Key, phi_max: u32, delta_max: u32) -> (u32, u32) {
         let e = match self.standing(s, key) {
-            Standing::Won(_, stones) => return self.store(key.table(), (0, INF), stones),
-            Standing::Lost(stones) => return self.store(key.table(), (INF, 0), stones),
+            Standing::Won(_, stones, proof) => return self.store(key, (0, INF), stones, proof),
+            Standing::Lost(stones, proof) => return self.store(key, (INF, 0), stones, proof),
             Standing::Open(e) => e,
         };
         self.nodes += 1;
@@ -504,14 +534,26 @@ impl<B: Bits> Solver<B> {
                 (c, child_key, (them.max(1), us.max(1)))
             })
             .collect();
+        // Moves not yet known to lose, and the proof sets of those that do.
+        let mut open = children.iter().fold(B::zero(), |acc, &(c, _, _)| acc | B::single(c as usize));
+        let mut lost = e.context | e.defence;
+        for &(c, k, _) in &children {
+            self.after_child(c, k, &mut open, &mut lost);
+        }
         loop {
-            let (phi, delta, best, best_child_phi, second_delta) = self.summarise(&children);
+            let (phi, delta, best, best_child_phi, second_delta) = self.summarise(&children, open);
             if phi == 0 || delta == 0 {
                 let stones = self.winner_stones(&e, &children, phi == 0);
-                return self.store(key.table(), (phi, delta), stones);
+                let proof = if phi == 0 {
+                    let (c, k, _) = children[best];
+                    e.context | B::single(c as usize) | self.proof_of(k)
+                } else {
+                    lost
+                };
+                return self.store(key, (phi, delta), stones, proof);
             }
             if phi >= phi_max || delta >= delta_max || self.nodes >= self.budget {
-                return self.store(key.table(), (phi, delta), 0);
+                return self.store(key, (phi, delta), 0, B::zero());
             }
             let (cell, child_key, _) = children[best];
             // The child's own numbers are (its phi, its delta) = (our delta
@@ -524,19 +566,48 @@ impl<B: Bits> Solver<B> {
             let mut child = e.reduced;
             child.play(cell as usize);
             self.mid(&child, child_key, child_phi_max, child_delta_max);
+            self.after_child(cell, child_key, &mut open, &mut lost);
         }
+    }
+
+    /// If the move to `cell` (whose child has `key`) is proved to lose,
+    /// so does every move outside the winner's proof set there: `open`
+    /// keeps only moves inside it, and `lost` gathers the proof sets.
+    fn after_child(&self, cell: u16, key: Key, open: &mut B, lost: &mut B) {
+        if !open.has(cell as usize) || self.table.get(&key.table()).is_none_or(|c| c.phi != 0) {
+            return;
+        }
+        let proof = self.proof_of(key);
+        *lost = *lost | proof;
+        *open = *open & proof & !B::single(cell as usize);
+    }
+
+    /// A proved position's proof set as the position with `key` stands
+    /// (the whole board when none is known, which prunes nothing).
+    fn proof_of(&self, key: Key) -> B {
+        match self.proofs.get(&key.table()) {
+            Some(&p) if key.plain == key.table() => p,
+            Some(&p) => self.turn(p),
+            None => self.masks.board,
+        }
+    }
+
+    /// Cells turned half a turn (cell i to cells − 1 − i).
+    fn turn(&self, x: B) -> B {
+        let last = self.cells - 1;
+        (0..self.cells).filter(|&i| x.has(i)).fold(B::zero(), |acc, i| acc | B::single(last - i))
     }
 
     /// Our (phi, delta) from the children's table entries, the index of the
     /// child to search (smallest child delta), that child's phi, and the
     /// second smallest child delta.
-    fn summarise(&self, children: &[(u16, Key, (u32, u32))]) -> (u32, u32, usize, u32, u32) {
+    fn summarise(&self, children: &[(u16, Key, (u32, u32))], open: B) -> (u32, u32, usize, u32, u32) {
         let mut phi = INF;
         let mut delta: u32 = 0;
         let mut best = 0;
         let mut best_phi = 0;
         let mut second = INF;
-        for (i, &(_, k, init)) in children.iter().enumerate() {
+        for (i, &(_, k, init)) in children.iter().enumerate().filter(|(_, c)| open.has(c.0 as usize)) {
             let (c_phi, c_delta) = self.lookup(k.table(), init);
             delta = delta.saturating_add(c_phi).min(INF);
             if c_delta < phi {
@@ -567,12 +638,19 @@ impl<B: Bits> Solver<B> {
         }
     }
 
-    fn store(&mut self, key: u64, (phi, delta): (u32, u32), stones: u32) -> (u32, u32) {
+    /// Records `key`'s numbers; for a proved position also its proof set
+    /// (as the position with `key` stands).
+    fn store(&mut self, key: Key, (phi, delta): (u32, u32), stones: u32, proof: B) -> (u32, u32) {
         if self.table.len() > TABLE_LIMIT {
             // Keep memory bounded: drop everything unproved.
             self.table.retain(|_, e| e.phi == 0 || e.delta == 0);
         }
-        self.table.insert(key, Entry { phi, delta, stones });
+        let table = key.table();
+        self.table.insert(table, Entry { phi, delta, stones });
+        if phi == 0 || delta == 0 {
+            let canonical = if key.plain == table { proof } else { self.turn(proof) };
+            self.proofs.insert(table, canonical);
+        }
         (phi, delta)
     }
 }
@@ -836,6 +914,42 @@ mod tests {
                 let exact = fewest_winner_stones(s, &m, &mut HashMap::new());
                 proptest::prop_assert!(got.winner_stones.is_some_and(|k| k >= exact), "{got:?}, exactly {exact}");
             }
+        }
+
+        /// A proof set is what pruning trusts: the loser's stones added
+        /// anywhere outside it never change the winner (minimax decides),
+        /// nor ever join the loser's edges.
+        #[test]
+        fn the_loser_gains_nothing_outside_a_proof_set(
+            n in 3u8..=4,
+            cells in proptest::collection::vec(0usize..16, 0..11),
+            red_to_move: bool,
+            extra in proptest::collection::vec(0usize..16, 1..7),
+        ) {
+            let m = Masks::<u128>::new(n);
+            let s = random_stones(n, &cells, red_to_move);
+            let mut solver = Solver::<u128>::new(n, 1_000_000);
+            let key = solver.hash(&s);
+            let (phi, delta) = solver.mid(&s, key, INF - 1, INF - 1);
+            proptest::prop_assert!(phi == 0 || delta == 0, "unproved: {phi} {delta}");
+            let mover_wins = phi == 0;
+            let proof = solver.proof_of(key);
+            let loser = if mover_wins { s.to_move.opponent() } else { s.to_move };
+            let mut t = s;
+            for c in extra.iter().map(|e| e % (n as usize * n as usize)) {
+                if t.empty_cells(&m).has(c) && !proof.has(c) {
+                    match loser {
+                        Color::Red => t.red |= 1 << c,
+                        Color::Blue => t.blue |= 1 << c,
+                    }
+                }
+            }
+            proptest::prop_assert!(!t.has_won(&m, loser), "the loser joined its edges outside {proof:#x}");
+            if t.has_won(&m, loser.opponent()) {
+                return Ok(());
+            }
+            let still = stones_mover_wins(t, &m, &mut HashMap::new());
+            proptest::prop_assert_eq!(still, mover_wins, "proof set {:#x} of {:?} broken by {:?}", proof, s, t);
         }
     }
 
