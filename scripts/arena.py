@@ -145,9 +145,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=9)
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument(
+        "--start", type=int, default=1, help="number of the first game (seeds and colours follow it), to split a match"
+    )
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--binary", default="target/release/hexarena")
     args = parser.parse_args()
+    if args.start < 1:
+        parser.error("--start counts games from 1")
 
     game = pyspiel.load_game("hex", {"board_size": args.size})
     sims, rate = calibrate(game, args.seconds)
@@ -157,16 +162,16 @@ def main():
         flush=True,
     )
     wins = 0
-    for i in range(args.games):
+    for n, i in enumerate(range(args.start - 1, args.start - 1 + args.games)):
         started = time.time()
         won, moves, cpu = play(game, args.size, args.binary, args.seconds, sims, i % 2 == 0, seed=i)
         wins += won
-        low, high = wilson(wins, i + 1)
+        low, high = wilson(wins, n + 1)
         first = "first" if i % 2 == 0 else "second"
         print(
             f"game {i + 1}: hexarena ({first}) {'won' if won else 'lost'} in {moves} moves "
             f"(OpenSpiel {cpu:.2f} s CPU a move, game {time.time() - started:.0f} s); "
-            f"{wins}/{i + 1} = {wins / (i + 1):.1%} [95%: {low:.1%}-{high:.1%}]",
+            f"{wins}/{n + 1} = {wins / (n + 1):.1%} [95%: {low:.1%}-{high:.1%}]",
             flush=True,
         )
     return 0
