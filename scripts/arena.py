@@ -13,6 +13,13 @@ the last one took (its rate changes as the board fills). Colours
 alternate every game. Prints hexarena's win rate with a 95% Wilson
 interval.
 
+    scripts/arena.sh --check-sgf 20 [--sizes 3-19]
+
+checks hexarena's SGF export against OpenSpiel instead: random games are
+played through hexarena's GTP, written by hexarena as SGF (`hexarena-sgf`,
+the pages' exporter), read back by OpenSpiel's SGF reader and replayed in
+OpenSpiel's Hex; both must end on the same move with the same winner.
+
 OpenSpiel's Hex, like HexGui, has its first player ("x", our Red) join
 top and bottom; GTP vertices are in that orientation, so moves pass
 between the two unchanged, and hexarena transposes them internally. Each
@@ -22,6 +29,7 @@ hexarena's final_score) so a mapping error cannot go unnoticed.
 
 import argparse
 import math
+import random
 import subprocess
 import sys
 import time
@@ -132,6 +140,66 @@ def play(game, size, binary, seconds, sims, hexarena_first, seed):
         engine.close()
 
 
+def sgf_main_line(text):
+    """(colour, value) for each move of an SGF text, as OpenSpiel reads it."""
+    status = pyspiel.read_sgf_string(text)
+    if not status.ok():
+        raise RuntimeError(f"OpenSpiel cannot read {text!r}")
+    node = status.value()[0]
+    props = {p.name: list(p.values) for p in node.properties}
+    moves = []
+    while node.children:
+        node = node.children[0]
+        for p in node.properties:
+            if p.name in ("B", "W"):
+                moves.append((p.name, p.values[0]))
+    return props, moves
+
+
+def check_sgf(binary, sizes, games, seed):
+    """Random games through hexarena, checked as OpenSpiel reads their SGF."""
+    rng = random.Random(seed)
+    engine = Gtp(binary, 1.0)
+    checked = 0
+    try:
+        for size in sizes:
+            game = pyspiel.load_game("hex", {"board_size": size})
+            for _ in range(games):
+                engine.send(f"boardsize {size}")
+                empty = [vertex(a, size) for a in range(size * size)]
+                rng.shuffle(empty)
+                colour = "b"
+                while True:
+                    engine.send(f"play {colour} {empty.pop()}")
+                    colour = "w" if colour == "b" else "b"
+                    try:
+                        score = engine.send("final_score")
+                        break
+                    except RuntimeError:
+                        continue
+                props, moves = sgf_main_line(engine.send("hexarena-sgf"))
+                if props.get("SZ") != [str(size)] or props.get("GM") != ["11"]:
+                    raise RuntimeError(f"SGF header {props}")
+                state = game.new_initial_state()
+                for k, (mover, value) in enumerate(moves):
+                    if state.is_terminal():
+                        raise RuntimeError(f"{size}x{size}: OpenSpiel's game ended before move {k + 1} of {len(moves)}")
+                    expected = 0 if mover == "B" else 1
+                    if state.current_player() != expected:
+                        raise RuntimeError(f"{size}x{size}: move {k + 1} is {mover}'s in the SGF, not OpenSpiel's mover's")
+                    state.apply_action(state.string_to_action(value))
+                if not state.is_terminal():
+                    raise RuntimeError(f"{size}x{size}: hexarena says {score}, OpenSpiel's game goes on")
+                winner = "B+" if state.returns()[0] > 0 else "W+"
+                if winner != score:
+                    raise RuntimeError(f"{size}x{size}: hexarena says {score}, OpenSpiel {winner}")
+                checked += 1
+            print(f"{size}x{size}: {games} games, same winner on the same move in OpenSpiel", flush=True)
+    finally:
+        engine.close()
+    print(f"SGF check: {checked} games, every one read by OpenSpiel with hexarena's winner", flush=True)
+
+
 def wilson(wins, n, z=1.96):
     if n == 0:
         return 0.0, 1.0
@@ -150,9 +218,20 @@ def main():
     )
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--binary", default="target/release/hexarena")
+    parser.add_argument("--check-sgf", type=int, metavar="GAMES", help="check the SGF export instead (games per size)")
+    parser.add_argument("--sizes", default="3-19", help="board sizes for --check-sgf, as FROM-TO")
     args = parser.parse_args()
     if args.start < 1:
         parser.error("--start counts games from 1")
+    if args.check_sgf is not None:
+        try:
+            low, high = (int(x) for x in args.sizes.split("-"))
+        except ValueError:
+            parser.error("--sizes takes FROM-TO, e.g. 3-19")
+        if not 3 <= low <= high <= 19 or args.check_sgf < 1:
+            parser.error("--sizes must lie within 3-19 and --check-sgf be at least 1")
+        check_sgf(args.binary, range(low, high + 1), args.check_sgf, seed=1)
+        return 0
 
     game = pyspiel.load_game("hex", {"board_size": args.size})
     sims, rate = calibrate(game, args.seconds)

@@ -33,12 +33,13 @@ impl Default for GtpOptions {
     }
 }
 
-const COMMANDS: [&str; 16] = [
+const COMMANDS: [&str; 17] = [
     "boardsize",
     "clear_board",
     "final_score",
     "genmove",
     "hexarena-analyze",
+    "hexarena-sgf",
     "known_command",
     "list_commands",
     "name",
@@ -148,6 +149,9 @@ impl Gtp {
                 None => Reply::Err("set_level needs a level: beginner, casual, strong or max".into()),
             },
             "hexarena-analyze" => self.analyze(args),
+            // The game so far as HexGui SGF, written by the same code as the
+            // pages' export, so other tools can check how it reads.
+            "hexarena-sgf" => Reply::Ok(crate::engine::Record::from_game(&self.game).to_sgf()),
             other => Reply::Err(format!("unknown command '{other}'")),
         }
     }
@@ -354,6 +358,13 @@ mod tests {
         );
         assert!(out.contains("= B+\n\n"), "{out}");
         assert!(out.contains(" 1 B . W"), "{out}");
+    }
+
+    #[test]
+    fn the_game_so_far_is_written_as_hexgui_sgf() {
+        let out = session("boardsize 5\nplay b c3\nplay w swap-pieces\nplay b a2\nhexarena-sgf\nquit\n");
+        // HexGui's a2 is our b1: SGF is in HexGui's orientation, as GTP is.
+        assert!(out.contains("GM[11]SZ[5];B[c3];W[swap-pieces];B[a2])\n\n"), "{out}");
     }
 
     #[test]

@@ -320,7 +320,10 @@ hexgame play --model-name my_agent --server ws://HOST:PORT --board-size 7 --seri
                 <p>
                     "Like those tools, GTP's black moves first and joins top and bottom: black is our Red and "
                     "cells are reflected across the short diagonal, as in SGF. " <code>"swap-pieces"</code>
-                    " is accepted and played (" <code>"--no-swap"</code> " turns the rule off)."
+                    " is accepted and played (" <code>"--no-swap"</code> " turns the rule off). Two "
+                    "extensions: " <code>"hexarena-analyze [iterations]"</code> " lists the best moves with "
+                    "their winning chances and visits, and " <code>"hexarena-sgf"</code>
+                    " writes the game so far as HexGui SGF."
                 </p>
                 <p>"For one position, " <code>"hexarena analyze"</code> " prints the engine's best moves as JSON:"</p>
                 <pre><code>"hexarena analyze --size 9 --moves \"e5 c3 d6\" --time 2s --top 4"</code></pre>
