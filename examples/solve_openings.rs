@@ -1,9 +1,23 @@
-//! `cargo run --release --example solve_openings -- N [BUDGET]`: classify
-//! every opening of an N×N board with the solver and print the map.
+//! `cargo run --release --example solve_openings -- N [BUDGET] [-v]`:
+//! classify every opening of an N×N board with the solver and print the
+//! map; with `-v`, also each opening's verdict and time as it is found.
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let n: u8 = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
-    let budget: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2_000_000);
-    print!("{}", hexarena::engine::bench::solver_report(n, budget));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let verbose = args.iter().any(|a| a == "-v");
+    let mut numbers = args.iter().filter(|a| *a != "-v");
+    let n: u8 = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(5);
+    let budget: u64 = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(2_000_000);
+    let results = hexarena::engine::bench::solve_openings(n, budget);
+    if verbose {
+        for (cell, red_wins, seconds) in &results {
+            let verdict = match red_wins {
+                Some(true) => "Red wins",
+                Some(false) => "Red loses",
+                None => "unknown",
+            };
+            println!("{cell:>4}  {verdict:<9}  {seconds:6.2} s");
+        }
+    }
+    print!("{}", hexarena::engine::bench::openings_report(n, budget, &results));
 }

@@ -180,7 +180,11 @@ pub fn solve_openings(n: u8, budget: u64) -> Vec<(super::Cell, Option<bool>, f64
 /// A text summary of [`solve_openings`]: the board of results (R: Red's
 /// opening wins, b: it loses, ?: unknown) and the time.
 pub fn solver_report(n: u8, budget: u64) -> String {
-    let results = solve_openings(n, budget);
+    openings_report(n, budget, &solve_openings(n, budget))
+}
+
+/// The text of [`solver_report`] for results already found.
+pub fn openings_report(n: u8, budget: u64, results: &[(super::Cell, Option<bool>, f64)]) -> String {
     let total: f64 = results.iter().map(|r| r.2).sum();
     let max = results.iter().map(|r| r.2).fold(0.0, f64::max);
     let solved = results.iter().filter(|r| r.1.is_some()).count();

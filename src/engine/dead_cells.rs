@@ -140,6 +140,48 @@ impl DeadCells {
         found
     }
 
+    /// Moves of `colour` among `candidates` that a neighbouring candidate
+    /// *dominates*, as (dominated, dominator). After `colour` plays the
+    /// dominator, the dominated cell is dead or captured by `colour` with
+    /// another neighbour, so that position is as good as one with both
+    /// stones, which is at least as good as the dominated move alone (a
+    /// stone more never hurts in Hex). Dead and captured cells stay so
+    /// whatever else is filled, so the claim holds while the dominator
+    /// stays empty.
+    pub fn dominated<B: Bits>(&self, s: &Stones<B>, colour: Color, candidates: B) -> Vec<(u16, u16)> {
+        let mut colours = self.colours(s);
+        let own = if colour == Color::Red { RED } else { BLUE };
+        let mut found = Vec::new();
+        for y in 0..colours.len() {
+            if !candidates.has(y) {
+                continue;
+            }
+            // With nothing but empty cells around it, one stone beside a
+            // cell never kills or captures it.
+            if self.code(&colours, y) == 0 {
+                continue;
+            }
+            for &x in &self.neighbours[y] {
+                let x = x as usize;
+                if !candidates.has(x) {
+                    continue;
+                }
+                colours[x] = own;
+                let dominated = self.dead[self.code(&colours, y) as usize]
+                    || self.neighbours[y].iter().any(|&z| {
+                        let z = z as usize;
+                        colours[z] == EMPTY && self.captures(&mut colours, y, z, own)
+                    });
+                colours[x] = EMPTY;
+                if dominated {
+                    found.push((y as u16, x as u16));
+                    break;
+                }
+            }
+        }
+        found
+    }
+
     /// Fills every captured pair with its owner's stones and returns how
     /// many cells it filled. It works in rounds: each round finds every
     /// captured pair on the board as it stands and fills those that share

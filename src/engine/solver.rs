@@ -405,9 +405,34 @@ impl<B: Bits> Solver<B> {
             allowed = allowed & !weak;
             defence = defence | with_rings(weak);
         }
+        let (dominated, pattern) = self.dominated(&reduced, mover, allowed);
+        allowed = allowed & !dominated;
+        defence = defence | pattern;
+        let vulnerable = vulnerable || !dominated.is_zero();
         let moves = self.order.iter().copied().filter(|&i| allowed.has(i as usize)).collect();
         let key = self.hash(&reduced);
         Standing::Open(Rc::new(Expansion { reduced, key, moves, pairs, pruned, vulnerable, context, defence }))
+    }
+
+    /// The moves of `allowed` another one dominates, each left out only
+    /// when a dominator of it is kept (directly, or through one that is
+    /// itself left out), so that a cycle of dominations keeps a move; and
+    /// the cells the claims depend on (both cells of each).
+    fn dominated(&self, s: &Stones<B>, mover: Color, allowed: B) -> (B, B) {
+        let pairs = self.dead.dominated(s, mover, allowed);
+        let any = pairs.iter().fold(B::zero(), |acc, &(y, _)| acc | B::single(y as usize));
+        let (mut out, mut pattern) = (B::zero(), B::zero());
+        for pass in 0..2 {
+            for &(y, x) in &pairs {
+                let (y, x) = (y as usize, x as usize);
+                let prune = if pass == 0 { !any.has(x) } else { out.has(x) };
+                if prune {
+                    out = out | B::single(y);
+                    pattern = pattern | B::single(y) | B::single(x);
+                }
+            }
+        }
+        (out, pattern)
     }
 
     fn lookup(&self, key: u64, init: (u32, u32)) -> (u32, u32) {
@@ -913,6 +938,35 @@ mod tests {
             if s.empty_cells(&m).count() <= 10 {
                 let exact = fewest_winner_stones(s, &m, &mut HashMap::new());
                 proptest::prop_assert!(got.winner_stones.is_some_and(|k| k >= exact), "{got:?}, exactly {exact}");
+            }
+        }
+
+        /// A dominated move is never better than its dominator: whenever
+        /// the mover wins by playing it, it also wins by the dominator.
+        #[test]
+        fn a_dominated_move_never_beats_its_dominator(
+            n in 3u8..=5,
+            cells in proptest::collection::vec(0usize..25, 2..14),
+            red_to_move: bool,
+        ) {
+            let m = Masks::<u128>::new(n);
+            let s = random_stones(n, &cells, red_to_move);
+            let dead = DeadCells::new(n);
+            let empty = s.empty_cells(&m);
+            // Minimax on 5×5 is slow with many empty cells.
+            proptest::prop_assume!(n < 5 || empty.count() <= 13);
+            let mut memo = HashMap::new();
+            let mover = s.to_move;
+            let mut wins_by = |c: u16, memo: &mut HashMap<(u128, u128, bool), bool>| {
+                let mut t = s;
+                t.play(c as usize);
+                t.has_won(&m, mover) || !stones_mover_wins(t, &m, memo)
+            };
+            for (y, x) in dead.dominated(&s, mover, empty) {
+                proptest::prop_assert!(empty.has(y as usize) && empty.has(x as usize) && x != y);
+                if wins_by(y, &mut memo) {
+                    proptest::prop_assert!(wins_by(x, &mut memo), "{y} wins for {mover:?} but its dominator {x} loses in {s:?}");
+                }
             }
         }
 
