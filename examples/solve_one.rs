@@ -1,5 +1,6 @@
-//! `cargo run --release --example solve_one -- N CELL [BUDGET]`: prove
-//! Red's opening CELL on an N×N board (or the empty board with `-`).
+//! `cargo run --release --example solve_one -- N CELLS [BUDGET]`: prove
+//! the position after CELLS (moves in turn, comma-separated, Red first) on
+//! an N×N board, or the empty board with `-`.
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -10,11 +11,11 @@ fn main() {
         eprintln!("board size {n} is not supported");
         std::process::exit(2);
     };
-    if cell != "-" {
-        match hexarena::engine::Cell::parse(&cell, n) {
+    for one in cell.split(',').filter(|c| *c != "-") {
+        match hexarena::engine::Cell::parse(one, n) {
             Ok(c) if p.play(c).is_ok() => {}
             _ => {
-                eprintln!("'{cell}' is not a cell of the {n}×{n} board");
+                eprintln!("'{one}' is not an empty cell of the {n}×{n} board");
                 std::process::exit(2);
             }
         }

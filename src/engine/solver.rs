@@ -207,10 +207,12 @@ struct Expansion<B: Bits> {
     /// Whether vulnerable moves were left out: each costs the winner at
     /// most one answer more than the worst move searched.
     vulnerable: bool,
-    /// Cells the reduction depends on: those it filled or found dead, and
-    /// the empty cells around them (their patterns are six-cell rings).
-    /// Part of every proof set here.
-    context: B,
+    /// The captured pairs the reduction filled for the side to move and
+    /// for the opponent: the winner's are part of every proof set here (a
+    /// stone of the loser in one would break it). Nothing else of the
+    /// reduction is: dead and captured cells stay so whatever stones are
+    /// added around them, and a dead cell's colour never matters.
+    fills: [B; 2],
     /// Cells the moves left out depend on (the opponent's threats and
     /// semi connections, the vulnerable cells and their rings): part of a
     /// proof set here when the side to move loses.
@@ -353,26 +355,24 @@ impl<B: Bits> Solver<B> {
         self.dead.fill_captured(&mut reduced, &m);
         let filled = |colour: Color| (reduced.of(colour) & !s.of(colour)).count() / 2;
         let pairs = [filled(mover), filled(mover.opponent())];
-        // A pattern holds while its cells and the empty ones of its ring
-        // stay as they are.
+        let fills = [reduced.of(mover) & !s.of(mover), reduced.of(mover.opponent()) & !s.of(mover.opponent())];
+        if reduced.has_won(&m, mover.opponent()) {
+            return Standing::Lost(pairs[1], fills[1]);
+        }
+        // A vulnerable move stays so while its ring stays as it is.
         let open = s.empty_cells(&m);
         let with_rings = |cells: B| cells | (m.grow(cells) & open);
-        let fills = (reduced.red | reduced.blue) & open;
-        if reduced.has_won(&m, mover.opponent()) {
-            return Standing::Lost(pairs[1], with_rings(fills));
-        }
         let dead = self.dead.find(&reduced, &m);
-        let context = with_rings(fills | dead);
         let empty = reduced.empty_cells(&m) & !dead;
         // A dead cell's colour changes nothing: count it as the side's own
         // when looking for that side's connections. Completing a
         // connection takes at most one stone per cell it needs.
         match self.connections.edge_link(mover, reduced.of(mover) | dead, empty, true) {
             EdgeLink::Full { carrier, need } => {
-                return Standing::Won(empty & !reduced.of(mover.opponent()), need + pairs[0], carrier | context);
+                return Standing::Won(empty & !reduced.of(mover.opponent()), need + pairs[0], carrier | fills[0]);
             }
             EdgeLink::Semi { key, carrier, need, .. } => {
-                return Standing::Won(B::single(key as usize), need + pairs[0], carrier | context);
+                return Standing::Won(B::single(key as usize), need + pairs[0], carrier | fills[0]);
             }
             EdgeLink::None => {}
         }
@@ -382,7 +382,7 @@ impl<B: Bits> Solver<B> {
         let mut pruned = if threats.is_zero() { 0 } else { 1 };
         let mut defence = threats;
         match self.connections.edge_link(mover.opponent(), reduced.of(mover.opponent()) | dead, empty, false) {
-            EdgeLink::Full { carrier, need } => return Standing::Lost(need + pairs[1], carrier | context),
+            EdgeLink::Full { carrier, need } => return Standing::Lost(need + pairs[1], carrier | fills[1]),
             EdgeLink::Semi { must, every, neediest, .. } => {
                 allowed = allowed & must;
                 pruned = pruned.max(neediest);
@@ -391,7 +391,7 @@ impl<B: Bits> Solver<B> {
             EdgeLink::None => {}
         }
         if allowed.is_zero() {
-            return Standing::Lost(pruned + pairs[1], context | defence);
+            return Standing::Lost(pruned + pairs[1], fills[1] | defence);
         }
         if allowed == empty {
             pruned = 0;
@@ -411,7 +411,7 @@ impl<B: Bits> Solver<B> {
         let vulnerable = vulnerable || !dominated.is_zero();
         let moves = self.order.iter().copied().filter(|&i| allowed.has(i as usize)).collect();
         let key = self.hash(&reduced);
-        Standing::Open(Rc::new(Expansion { reduced, key, moves, pairs, pruned, vulnerable, context, defence }))
+        Standing::Open(Rc::new(Expansion { reduced, key, moves, pairs, pruned, vulnerable, fills, defence }))
     }
 
     /// The moves of `allowed` another one dominates, each left out only
@@ -561,7 +561,7 @@ impl<B: Bits> Solver<B> {
             .collect();
         // Moves not yet known to lose, and the proof sets of those that do.
         let mut open = children.iter().fold(B::zero(), |acc, &(c, _, _)| acc | B::single(c as usize));
-        let mut lost = e.context | e.defence;
+        let mut lost = e.fills[1] | e.defence;
         for &(c, k, _) in &children {
             self.after_child(c, k, &mut open, &mut lost);
         }
@@ -571,7 +571,7 @@ impl<B: Bits> Solver<B> {
                 let stones = self.winner_stones(&e, &children, phi == 0);
                 let proof = if phi == 0 {
                     let (c, k, _) = children[best];
-                    e.context | B::single(c as usize) | self.proof_of(k)
+                    e.fills[0] | B::single(c as usize) | self.proof_of(k)
                 } else {
                     lost
                 };
@@ -946,7 +946,7 @@ mod tests {
         #[test]
         fn a_dominated_move_never_beats_its_dominator(
             n in 3u8..=5,
-            cells in proptest::collection::vec(0usize..25, 2..14),
+            cells in proptest::collection::vec(0usize..25, 2..24),
             red_to_move: bool,
         ) {
             let m = Masks::<u128>::new(n);
@@ -954,7 +954,9 @@ mod tests {
             let dead = DeadCells::new(n);
             let empty = s.empty_cells(&m);
             // Minimax on 5×5 is slow with many empty cells.
-            proptest::prop_assume!(n < 5 || empty.count() <= 13);
+            if n == 5 && empty.count() > 13 {
+                return Ok(());
+            }
             let mut memo = HashMap::new();
             let mover = s.to_move;
             let mut wins_by = |c: u16, memo: &mut HashMap<(u128, u128, bool), bool>| {
