@@ -119,25 +119,31 @@ impl DeadCells {
 
     /// The cells of `candidates` where a stone of `colour` is *vulnerable*:
     /// the opponent can answer on a neighbour and leave it dead, which is
-    /// no better for `colour` than passing.
-    pub fn vulnerable<B: Bits>(&self, s: &Stones<B>, colour: Color, candidates: B) -> B {
+    /// no better for `colour` than passing; and those answers (one for
+    /// each cell). The claim holds while the answer's cell stays empty.
+    pub fn vulnerable<B: Bits>(&self, s: &Stones<B>, colour: Color, candidates: B) -> (B, B) {
         let colours = self.colours(s);
         let killer = if colour == Color::Red { BLUE } else { RED };
-        let mut found = B::zero();
+        let (mut found, mut answers) = (B::zero(), B::zero());
         for c in 0..colours.len() {
             if !candidates.has(c) {
                 continue;
             }
             let code = self.code(&colours, c);
-            let killed = self.rings[c].iter().enumerate().any(|(k, around)| {
-                matches!(*around, Around::Cell(j) if colours[j as usize] == EMPTY)
-                    && self.dead[(code + killer as u16 * POW3[k]) as usize]
+            let answer = self.rings[c].iter().enumerate().find_map(|(k, around)| match *around {
+                Around::Cell(j)
+                    if colours[j as usize] == EMPTY && self.dead[(code + killer as u16 * POW3[k]) as usize] =>
+                {
+                    Some(j as usize)
+                }
+                _ => None,
             });
-            if killed {
+            if let Some(j) = answer {
                 found = found | B::single(c);
+                answers = answers | B::single(j);
             }
         }
-        found
+        (found, answers)
     }
 
     /// Moves of `colour` among `candidates` that a neighbouring candidate
@@ -360,14 +366,14 @@ mod tests {
         let (s, m, d) = stones("5x5 b3 a1 c2 a2 d2 a3");
         let c3 = B128::single(cell("c3", 5));
         assert!(!d.find(&s, &m).has(cell("c3", 5)));
-        assert_eq!(d.vulnerable(&s, Color::Blue, c3), c3);
-        assert_eq!(d.vulnerable(&s, Color::Red, c3), c3);
+        assert_eq!(d.vulnerable(&s, Color::Blue, c3).0, c3);
+        assert_eq!(d.vulnerable(&s, Color::Red, c3).0, c3);
         // A cell with one stone beside it is not.
         let (s, _, d) = stones("5x5 c2");
-        assert!(d.vulnerable(&s, Color::Blue, B128::single(cell("c3", 5))).is_zero());
+        assert!(d.vulnerable(&s, Color::Blue, B128::single(cell("c3", 5))).0.is_zero());
         // On an empty board the acute corner is: Blue's b1 kills a Red a1.
         let empty = Stones::<u128>::empty();
-        let weak = d.vulnerable(&empty, Color::Red, m.board);
+        let (weak, _) = d.vulnerable(&empty, Color::Red, m.board);
         assert!(weak.has(cell("a1", 5)) && !weak.has(cell("c3", 5)), "{weak:b}");
     }
 

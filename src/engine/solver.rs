@@ -214,8 +214,8 @@ struct Expansion<B: Bits> {
     /// added around them, and a dead cell's colour never matters.
     fills: [B; 2],
     /// Cells the moves left out depend on (the opponent's threats and
-    /// semi connections, the vulnerable cells and their rings): part of a
-    /// proof set here when the side to move loses.
+    /// semi connections, its answers that kill vulnerable moves, the
+    /// dominators): part of a proof set here when the side to move loses.
     defence: B,
 }
 
@@ -359,9 +359,6 @@ impl<B: Bits> Solver<B> {
         if reduced.has_won(&m, mover.opponent()) {
             return Standing::Lost(pairs[1], fills[1]);
         }
-        // A vulnerable move stays so while its ring stays as it is.
-        let open = s.empty_cells(&m);
-        let with_rings = |cells: B| cells | (m.grow(cells) & open);
         let dead = self.dead.find(&reduced, &m);
         let empty = reduced.empty_cells(&m) & !dead;
         // A dead cell's colour changes nothing: count it as the side's own
@@ -399,11 +396,11 @@ impl<B: Bits> Solver<B> {
         // A stone the opponent can kill with one answer is no better than a
         // pass, and a pass is no better than any move: leave such moves out
         // while others remain.
-        let weak = self.dead.vulnerable(&reduced, mover, allowed);
+        let (weak, answers) = self.dead.vulnerable(&reduced, mover, allowed);
         let vulnerable = !weak.is_zero() && weak != allowed;
         if vulnerable {
             allowed = allowed & !weak;
-            defence = defence | with_rings(weak);
+            defence = defence | answers;
         }
         let (dominated, pattern) = self.dominated(&reduced, mover, allowed);
         allowed = allowed & !dominated;
@@ -417,7 +414,8 @@ impl<B: Bits> Solver<B> {
     /// The moves of `allowed` another one dominates, each left out only
     /// when a dominator of it is kept (directly, or through one that is
     /// itself left out), so that a cycle of dominations keeps a move; and
-    /// the cells the claims depend on (both cells of each).
+    /// the cells the claims depend on: the dominators, which must stay
+    /// empty (dead and captured cells stay so as stones are added).
     fn dominated(&self, s: &Stones<B>, mover: Color, allowed: B) -> (B, B) {
         let pairs = self.dead.dominated(s, mover, allowed);
         let any = pairs.iter().fold(B::zero(), |acc, &(y, _)| acc | B::single(y as usize));
@@ -428,7 +426,7 @@ impl<B: Bits> Solver<B> {
                 let prune = if pass == 0 { !any.has(x) } else { out.has(x) };
                 if prune {
                     out = out | B::single(y);
-                    pattern = pattern | B::single(y) | B::single(x);
+                    pattern = pattern | B::single(x);
                 }
             }
         }
@@ -959,7 +957,7 @@ mod tests {
             }
             let mut memo = HashMap::new();
             let mover = s.to_move;
-            let mut wins_by = |c: u16, memo: &mut HashMap<(u128, u128, bool), bool>| {
+            let wins_by = |c: u16, memo: &mut HashMap<(u128, u128, bool), bool>| {
                 let mut t = s;
                 t.play(c as usize);
                 t.has_won(&m, mover) || !stones_mover_wins(t, &m, memo)
