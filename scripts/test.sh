@@ -38,7 +38,7 @@ step "unit, property, doc and server integration tests"
 cargo test --features ssr 2>&1 | tee -a "$log"
 
 step "solver proofs (optimised build: too slow unoptimised)"
-cargo test --release --lib engine::solver 2>&1 | tee -a "$log"
+cargo test --release --lib -- engine::solver engine::bench 2>&1 | tee -a "$log"
 
 step "build the app (server + WASM client)"
 cargo leptos build
