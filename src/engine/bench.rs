@@ -174,6 +174,7 @@ pub fn solve_openings(n: u8, budget: u64) -> Vec<(super::Cell, Option<bool>, f64
         results.push((cell, red_wins, start.elapsed().as_secs_f64()));
         start = Instant::now();
     });
+    results.sort_by_key(|r| r.0.index(n));
     results
 }
 

@@ -527,8 +527,8 @@ impl<B: Bits> Solver<B> {
     /// are from the side to move's view: `phi` = cost of proving it wins.
     fn mid(&mut self, s: &Stones<B>, key: Key, phi_max: u32, delta_max: u32) -> (u32, u32) {
         let e = match self.standing(s, key) {
-            Standing::Won(_, stones, proof) => return self.store(key, (0, INF), stones, proof),
-            Standing::Lost(stones, proof) => return self.store(key, (INF, 0), stones, proof),
+            Standing::Won(_, stones, proof) => return self.store(key, (0, INF), stones, self.shrink(s, proof, true)),
+            Standing::Lost(stones, proof) => return self.store(key, (INF, 0), stones, self.shrink(s, proof, false)),
             Standing::Open(e) => e,
         };
         self.nodes += 1;
@@ -573,6 +573,7 @@ impl<B: Bits> Solver<B> {
                 } else {
                     lost
                 };
+                let proof = self.shrink(s, proof, phi == 0);
                 return self.store(key, (phi, delta), stones, proof);
             }
             if phi >= phi_max || delta >= delta_max || self.nodes >= self.budget {
@@ -658,6 +659,34 @@ impl<B: Bits> Solver<B> {
         } else {
             let worst = children.iter().filter_map(|(_, k, _)| child(k)).map(|c| c.stones).max();
             (worst.unwrap_or(0) + u32::from(e.vulnerable)).max(e.pruned) + e.pairs[1]
+        }
+    }
+
+    /// A smaller proof set for `s`, proved won (or lost) for its side to
+    /// move: with the loser's stones on every empty cell outside the
+    /// proof, the cells of the proof that are then dead, or captured by
+    /// the loser, may hold a loser's stone too (a dead cell's colour never
+    /// matters, and a captured pair filled for the loser is as good for
+    /// it as one stone there), so they leave the proof; again until none
+    /// does.
+    fn shrink(&self, s: &Stones<B>, proof: B, mover_won: bool) -> B {
+        let m = &self.masks;
+        let loser = if mover_won { s.to_move.opponent() } else { s.to_move };
+        let empty = s.empty_cells(m);
+        let mut proof = proof;
+        loop {
+            let mut filled = *s;
+            match loser {
+                Color::Red => filled.red = filled.red | (empty & !proof),
+                Color::Blue => filled.blue = filled.blue | (empty & !proof),
+            }
+            let before = filled.of(loser);
+            self.dead.fill_captured(&mut filled, m);
+            let free = (self.dead.find(&filled, m) | (filled.of(loser) & !before)) & proof & empty;
+            if free.is_zero() {
+                return proof;
+            }
+            proof = proof & !free;
         }
     }
 
