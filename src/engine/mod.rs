@@ -17,6 +17,7 @@ pub mod error;
 pub mod game;
 pub mod playout;
 pub mod position;
+mod proof_templates;
 pub mod record;
 pub mod rng;
 pub mod search;

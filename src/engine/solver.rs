@@ -13,7 +13,9 @@
 //! more stones of the loser and the winner would still win. So once one
 //! move is proved to lose, every other move outside the winner's proof set
 //! loses too, and only moves inside it are searched (the must-play region
-//! of Hayward et al.'s 7×7 and 8×8 solvers).
+//! of Hayward et al.'s 7×7 and 8×8 solvers). Proof sets also let recently
+//! proved positions settle the positions they cover elsewhere in the tree
+//! ([`super::proof_templates`]).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -26,6 +28,7 @@ use super::connections::{Connections, EdgeLink};
 use super::dead_cells::DeadCells;
 use super::playout::Stones;
 use super::position::Position;
+use super::proof_templates::Templates;
 use super::rng::Rng;
 
 const INF: u32 = u32::MAX / 4;
@@ -245,6 +248,7 @@ struct Solver<B: Bits> {
     /// Proof sets of proved positions, by table key, in the orientation
     /// whose plain key is the table key.
     proofs: HashMap<u64, B, BuildHasherDefault<IdentityHasher>>,
+    templates: Templates<B>,
     nodes: u64,
     budget: u64,
 }
@@ -292,6 +296,7 @@ impl<B: Bits> Solver<B> {
             expansions: HashMap::default(),
             table: Table::default(),
             proofs: HashMap::default(),
+            templates: Templates::new(cells),
             nodes: 0,
             budget,
         }
@@ -531,6 +536,12 @@ impl<B: Bits> Solver<B> {
             Standing::Lost(stones, proof) => return self.store(key, (INF, 0), stones, self.shrink(s, proof, false)),
             Standing::Open(e) => e,
         };
+        if let Some(t) = self.templates.find(s) {
+            let won = t.winner == s.to_move;
+            let numbers = if won { (0, INF) } else { (INF, 0) };
+            let proof = self.shrink(s, t.proof, won);
+            return self.store(key, numbers, t.stones, proof);
+        }
         self.nodes += 1;
         // Children new to the table start from distance estimates rather
         // than (1, 1): the side closer to joining its edges is cheaper to
@@ -574,6 +585,8 @@ impl<B: Bits> Solver<B> {
                     lost
                 };
                 let proof = self.shrink(s, proof, phi == 0);
+                let winner = if phi == 0 { s.to_move } else { s.to_move.opponent() };
+                self.templates.add(s, winner, proof, stones);
                 return self.store(key, (phi, delta), stones, proof);
             }
             if phi >= phi_max || delta >= delta_max || self.nodes >= self.budget {
@@ -996,6 +1009,60 @@ mod tests {
                 if wins_by(y, &mut memo) {
                     proptest::prop_assert!(wins_by(x, &mut memo), "{y} wins for {mover:?} but its dominator {x} loses in {s:?}");
                 }
+            }
+        }
+
+        /// A template settles a position when it has the template's winner
+        /// stones (and maybe more), no new loser stone inside the proof
+        /// set (maybe fewer loser stones), and the same side to move or
+        /// the winner to move: minimax must agree that the winner wins.
+        #[test]
+        fn a_template_settles_only_positions_its_winner_wins(
+            n in 3u8..=4,
+            cells in proptest::collection::vec(0usize..16, 0..11),
+            red_to_move: bool,
+            more_winner in proptest::collection::vec(0usize..16, 0..4),
+            more_loser in proptest::collection::vec(0usize..16, 0..6),
+            fewer_loser in proptest::collection::vec(0usize..16, 0..3),
+            winner_moves: bool,
+        ) {
+            let m = Masks::<u128>::new(n);
+            let cells_n = n as usize * n as usize;
+            let s = random_stones(n, &cells, red_to_move);
+            let mut solver = Solver::<u128>::new(n, 1_000_000);
+            let key = solver.hash(&s);
+            let (phi, delta) = solver.mid(&s, key, INF - 1, INF - 1);
+            proptest::prop_assert!(phi == 0 || delta == 0);
+            let winner = if phi == 0 { s.to_move } else { s.to_move.opponent() };
+            let proof = solver.proof_of(key);
+            let t = crate::engine::proof_templates::Template { stones: s, winner, proof, need: 0 };
+            let mut y = s;
+            let put = |y: &mut Stones<u128>, colour: Color, c: usize| match colour {
+                Color::Red => y.red |= 1 << c,
+                Color::Blue => y.blue |= 1 << c,
+            };
+            for c in fewer_loser.iter().map(|c| c % cells_n) {
+                y.red &= if winner == Color::Blue { !(1u128 << c) } else { !0 };
+                y.blue &= if winner == Color::Red { !(1u128 << c) } else { !0 };
+            }
+            for c in more_loser.iter().map(|c| c % cells_n) {
+                if y.empty_cells(&m).has(c) && !proof.has(c) {
+                    put(&mut y, winner.opponent(), c);
+                }
+            }
+            for c in more_winner.iter().map(|c| c % cells_n) {
+                if y.empty_cells(&m).has(c) {
+                    put(&mut y, winner, c);
+                }
+            }
+            if winner_moves {
+                y.to_move = winner;
+            }
+            proptest::prop_assert!(crate::engine::proof_templates::covers(&t, &y), "built to be covered");
+            proptest::prop_assert!(!y.has_won(&m, winner.opponent()), "the loser joined its edges in {y:?}");
+            if !y.has_won(&m, winner) {
+                let mover_wins = stones_mover_wins(y, &m, &mut HashMap::new());
+                proptest::prop_assert_eq!(mover_wins, y.to_move == winner, "template {:?} proof {:#x} wrongly covers {:?}", s, proof, y);
             }
         }
 
