@@ -162,9 +162,10 @@ impl DeadCells {
             if !candidates.has(y) {
                 continue;
             }
-            // With nothing but empty cells around it, one stone beside a
-            // cell never kills or captures it.
-            if self.code(&colours, y) == 0 {
+            // A cell is dead only with four of its ring taken (stones or
+            // edges); with fewer than two taken now, the dominator and a
+            // partner can't make it so.
+            if decode(self.code(&colours, y)).iter().filter(|&&c| c != EMPTY).count() < 2 {
                 continue;
             }
             for &x in &self.neighbours[y] {
