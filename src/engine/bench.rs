@@ -174,7 +174,6 @@ pub fn solve_openings(n: u8, budget: u64) -> Vec<(super::Cell, Option<bool>, f64
         results.push((cell, red_wins, start.elapsed().as_secs_f64()));
         start = Instant::now();
     });
-    results.sort_by_key(|r| r.0.index(n));
     results
 }
 
@@ -226,10 +225,10 @@ pub fn openings_report(n: u8, budget: u64, results: &[(super::Cell, Option<bool>
 /// rows 1 to n, columns a to n, as Hayward et al. (2005) and Benzene's
 /// regression suite have them, turned into this board's orientation (Red
 /// joins left and right). Only for sizes where that is published.
-pub fn published_openings(n: u8) -> Option<[&'static str; 7]> {
+pub fn published_openings(n: u8) -> Option<&'static [&'static str]> {
     match n {
-        6 => Some(["bbRRRR", "bRRRRb", "bRRRRb", "bRRRRb", "bRRRRb", "RRRRbb", ""]),
-        7 => Some(["bbbRbRR", "bbRRRRb", "bRRRRRb", "bbRRRbb", "bRRRRRb", "bRRRRbb", "RRbRbbb"]),
+        6 => Some(&["bbRRRR", "bRRRRb", "bRRRRb", "bRRRRb", "bRRRRb", "RRRRbb"]),
+        7 => Some(&["bbbRbRR", "bbRRRRb", "bRRRRRb", "bbRRRbb", "bRRRRRb", "bRRRRbb", "RRbRbbb"]),
         _ => None,
     }
 }
@@ -246,7 +245,8 @@ mod tests {
             let rows = published_openings(n).expect("published");
             let glyph = |q: usize, r: usize| rows[r].as_bytes()[q];
             let n = n as usize;
-            for (r, row) in rows.iter().take(n).enumerate() {
+            assert_eq!(rows.len(), n, "{n}x{n} rows");
+            for (r, row) in rows.iter().enumerate() {
                 assert_eq!(row.len(), n, "{n}x{n} row {}", r + 1);
                 for q in 0..n {
                     assert_eq!(glyph(q, r), glyph(n - 1 - q, n - 1 - r), "{n}x{n} at ({q}, {r})");

@@ -25,14 +25,6 @@ pub(super) struct Template<B: Bits> {
     pub need: u32,
 }
 
-/// What a matching template tells of a position: who wins, within how
-/// many of its stones, and the proof set.
-pub(super) struct Settled<B> {
-    pub winner: Color,
-    pub stones: u32,
-    pub proof: B,
-}
-
 /// The positions proved most recently, by their number of stones.
 pub(super) struct Templates<B: Bits> {
     by_count: Vec<Vec<Template<B>>>,
@@ -68,14 +60,10 @@ impl<B: Bits> Templates<B> {
 
     /// A template that covers `s`, among those of as many stones and of
     /// two fewer (one more move each is a common cousin).
-    pub fn find(&self, s: &Stones<B>) -> Option<Settled<B>> {
+    pub fn find(&self, s: &Stones<B>) -> Option<Template<B>> {
         let c = Self::count(s);
         let fewer = if c >= 2 { &self.by_count[c - 2][..] } else { &[] };
-        self.by_count[c].iter().chain(fewer).find(|t| covers(t, s)).map(|t| Settled {
-            winner: t.winner,
-            stones: t.need,
-            proof: t.proof,
-        })
+        self.by_count[c].iter().chain(fewer).find(|t| covers(t, s)).copied()
     }
 }
 

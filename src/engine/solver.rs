@@ -540,7 +540,7 @@ impl<B: Bits> Solver<B> {
             let won = t.winner == s.to_move;
             let numbers = if won { (0, INF) } else { (INF, 0) };
             let proof = self.shrink(s, t.proof, won);
-            return self.store(key, numbers, t.stones, proof);
+            return self.store(key, numbers, t.need, proof);
         }
         self.nodes += 1;
         // Children new to the table start from distance estimates rather
