@@ -28,6 +28,26 @@ pub trait Bits:
     }
     /// Number of members.
     fn count(self) -> u32;
+    /// The smallest member, if any.
+    fn lowest(self) -> Option<usize>;
+    /// The members, smallest first: a loop over the members alone rather
+    /// than a test of every cell of the board.
+    fn ones(self) -> Ones<Self> {
+        Ones(self)
+    }
+}
+
+/// The members of a set, smallest first (see [`Bits::ones`]).
+pub struct Ones<B>(B);
+
+impl<B: Bits> Iterator for Ones<B> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        let i = self.0.lowest()?;
+        self.0 = self.0 & !B::single(i);
+        Some(i)
+    }
 }
 
 impl Bits for u128 {
@@ -55,6 +75,10 @@ impl Bits for u128 {
     #[inline]
     fn count(self) -> u32 {
         self.count_ones()
+    }
+    #[inline]
+    fn lowest(self) -> Option<usize> {
+        if self == 0 { None } else { Some(self.trailing_zeros() as usize) }
     }
 }
 
@@ -157,6 +181,10 @@ impl<const W: usize> Bits for Wide<W> {
     #[inline]
     fn count(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    fn lowest(self) -> Option<usize> {
+        self.0.iter().position(|&w| w != 0).map(|k| k * 64 + self.0[k].trailing_zeros() as usize)
     }
 }
 
@@ -295,5 +323,25 @@ mod tests {
         assert_eq!(Wide::<2>([0, 1]).shr(1), x);
         assert_eq!(Wide::<6>::single(300).count(), 1);
         assert!(Wide::<6>::single(300).has(300));
+    }
+
+    fn members_by_test<B: Bits>(x: B, cells: usize) -> Vec<usize> {
+        (0..cells).filter(|&i| x.has(i)).collect()
+    }
+
+    #[test]
+    fn ones_lists_exactly_the_members_in_order() {
+        let mut x: u128 = 0x8000_4567_89ab_cdef_fedc_ba98_7654_3211;
+        for _ in 0..64 {
+            assert_eq!(x.ones().collect::<Vec<_>>(), members_by_test(x, 128));
+            let lo = x as u64;
+            let hi = (x >> 64) as u64;
+            let wide = Wide::<6>([0, hi, 0, lo, 0, hi | 1 << 63]);
+            assert_eq!(wide.ones().collect::<Vec<_>>(), members_by_test(wide, 384));
+            x = x.rotate_left(7) ^ (x >> 3) ^ 0x9e37_79b9;
+        }
+        assert_eq!(0u128.ones().next(), None);
+        assert_eq!(Wide::<4>::zero().lowest(), None);
+        assert_eq!(Wide::<4>::single(255).lowest(), Some(255));
     }
 }

@@ -148,12 +148,10 @@ impl<B: Bits> Connections<B> {
         }
         let mut group_stones: Vec<B> = Vec::new();
         let mut rest = own & !edge_stones[0] & !edge_stones[1];
-        for i in 0..self.cells {
-            if rest.has(i) {
-                let g = m.flood(B::single(i), own);
-                rest = rest & !g;
-                group_stones.push(g);
-            }
+        while let Some(i) = rest.lowest() {
+            let g = m.flood(B::single(i), own);
+            rest = rest & !g;
+            group_stones.push(g);
         }
         self.reset(2 + group_stones.len(), empty);
         // Adjacency: each group is fully joined to the empty cells it touches.
@@ -162,10 +160,8 @@ impl<B: Bits> Connections<B> {
             vec![(0, touching(edge_stones[0], first)), (1, touching(edge_stones[1], second))];
         seeds.extend(group_stones.iter().enumerate().map(|(k, &g)| (2 + k as u16, m.grow(g) & empty)));
         for (g, around) in seeds {
-            for i in 0..self.cells {
-                if around.has(i) {
-                    self.add_full(g, self.end_of_cell(i), B::zero(), 0);
-                }
+            for i in around.ones() {
+                self.add_full(g, self.end_of_cell(i), B::zero(), 0);
             }
         }
         self.stop_at_semi = any_semi;

@@ -90,18 +90,14 @@ impl DeadCells {
     }
 
     fn colours<B: Bits>(&self, s: &Stones<B>) -> Vec<u8> {
-        let cells = self.size as usize * self.size as usize;
-        (0..cells)
-            .map(|i| {
-                if s.red.has(i) {
-                    RED
-                } else if s.blue.has(i) {
-                    BLUE
-                } else {
-                    EMPTY
-                }
-            })
-            .collect()
+        let mut colours = vec![EMPTY; self.size as usize * self.size as usize];
+        for i in s.red.ones() {
+            colours[i] = RED;
+        }
+        for i in s.blue.ones() {
+            colours[i] = BLUE;
+        }
+        colours
     }
 
     /// The dead empty cells of `s`.
@@ -109,8 +105,8 @@ impl DeadCells {
         let colours = self.colours(s);
         let empty = s.empty_cells(masks);
         let mut dead = B::zero();
-        for i in 0..colours.len() {
-            if empty.has(i) && self.dead[self.code(&colours, i) as usize] {
+        for i in empty.ones() {
+            if self.dead[self.code(&colours, i) as usize] {
                 dead = dead | B::single(i);
             }
         }
@@ -125,10 +121,7 @@ impl DeadCells {
         let colours = self.colours(s);
         let killer = if colour == Color::Red { BLUE } else { RED };
         let (mut found, mut answers) = (B::zero(), B::zero());
-        for c in 0..colours.len() {
-            if !candidates.has(c) {
-                continue;
-            }
+        for c in candidates.ones() {
             let code = self.code(&colours, c);
             let answer = self.rings[c].iter().enumerate().find_map(|(k, around)| match *around {
                 Around::Cell(j)
@@ -158,10 +151,7 @@ impl DeadCells {
         let mut colours = self.colours(s);
         let own = if colour == Color::Red { RED } else { BLUE };
         let mut found = Vec::new();
-        for y in 0..colours.len() {
-            if !candidates.has(y) {
-                continue;
-            }
+        for y in candidates.ones() {
             // A cell is dead only with four of its ring taken (stones or
             // edges); with fewer than two taken now, the dominator and a
             // partner can't make it so.
@@ -211,7 +201,7 @@ impl DeadCells {
             found.clear();
             let mut seen = B::zero();
             let mut shared = B::zero();
-            for a in 0..colours.len() {
+            for a in near.ones() {
                 if !alive(&colours, a) {
                     continue;
                 }

@@ -306,16 +306,11 @@ impl<B: Bits> Solver<B> {
         let side = if s.to_move == Color::Red { 0 } else { BLUE_TO_MOVE };
         let mut key = Key { plain: side, turned: side };
         let last = self.cells - 1;
-        for i in 0..self.cells {
-            let colour = if s.red.has(i) {
-                0
-            } else if s.blue.has(i) {
-                1
-            } else {
-                continue;
-            };
-            key.plain ^= self.keys[i][colour];
-            key.turned ^= self.keys[last - i][colour];
+        for (colour, stones) in [s.red, s.blue].into_iter().enumerate() {
+            for i in stones.ones() {
+                key.plain ^= self.keys[i][colour];
+                key.turned ^= self.keys[last - i][colour];
+            }
         }
         key
     }
@@ -632,7 +627,7 @@ impl<B: Bits> Solver<B> {
     /// Cells turned half a turn (cell i to cells − 1 − i).
     fn turn(&self, x: B) -> B {
         let last = self.cells - 1;
-        (0..self.cells).filter(|&i| x.has(i)).fold(B::zero(), |acc, i| acc | B::single(last - i))
+        x.ones().fold(B::zero(), |acc, i| acc | B::single(last - i))
     }
 
     /// Our (phi, delta) from the children's table entries, the index of the
