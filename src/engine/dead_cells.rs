@@ -46,13 +46,15 @@ pub struct DeadCells {
     dead: Vec<bool>,
     /// Empty neighbours of each cell, for the captured-pair scan.
     neighbours: Vec<Vec<u16>>,
+    /// Positions of each cell's ring beyond an edge (always taken).
+    edge_slots: Vec<u8>,
 }
 
 impl DeadCells {
     /// The test for an `n`×`n` board.
     pub fn new(n: u8) -> DeadCells {
         let size = n as i16;
-        let rings = (0..n as usize * n as usize)
+        let rings: Vec<[Around; 6]> = (0..n as usize * n as usize)
             .map(|i| {
                 let c = Cell::from_index(i, n);
                 std::array::from_fn(|k| {
@@ -72,7 +74,9 @@ impl DeadCells {
         let neighbours = (0..n as usize * n as usize)
             .map(|i| Cell::from_index(i, n).neighbours(n).map(|c| c.index(n) as u16).collect())
             .collect();
-        DeadCells { size: n, rings, dead, neighbours }
+        let edge_slots =
+            rings.iter().map(|ring| ring.iter().filter(|a| matches!(a, Around::Edge(_))).count() as u8).collect();
+        DeadCells { size: n, rings, dead, neighbours, edge_slots }
     }
 
     fn code(&self, colours: &[u8], cell: usize) -> u16 {
@@ -195,6 +199,13 @@ impl DeadCells {
             // stone on its partner alone never kills it.
             let near = (masks.grow(s.red | s.blue) | masks.left | masks.right | masks.top | masks.bottom)
                 & s.empty_cells(masks);
+            // A dead cell has four of its ring taken, so each cell of a
+            // captured pair has three taken before its partner is filled.
+            let stones = s.red | s.blue;
+            let near = near
+                .ones()
+                .filter(|&c| (masks.grow(B::single(c)) & stones).count() + self.edge_slots[c] as u32 >= 3)
+                .fold(B::zero(), |acc, c| acc | B::single(c));
             let alive = |colours: &[u8], c: usize| {
                 near.has(c) && colours[c] == EMPTY && !self.dead[self.code(colours, c) as usize]
             };
