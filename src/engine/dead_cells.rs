@@ -323,6 +323,19 @@ mod tests {
     }
 
     #[test]
+    fn every_dead_ring_has_four_positions_taken() {
+        // The captured-pair scan and the domination test skip cells with
+        // too few taken neighbours on the strength of this.
+        for code in 0..729u16 {
+            let ring = decode(code);
+            if ring_is_dead(ring) {
+                assert!(ring.iter().filter(|&&c| c != EMPTY).count() >= 4, "{ring:?}");
+            }
+        }
+        assert!(ring_is_dead([RED, RED, RED, RED, EMPTY, EMPTY]), "four in a row kill");
+    }
+
+    #[test]
     fn an_empty_board_has_no_dead_cell() {
         for n in 3..=11 {
             let (s, m, d) = (Stones::<u128>::empty(), Masks::new(n), DeadCells::new(n));
