@@ -46,15 +46,13 @@ pub struct DeadCells {
     dead: Vec<bool>,
     /// Empty neighbours of each cell, for the captured-pair scan.
     neighbours: Vec<Vec<u16>>,
-    /// Positions of each cell's ring beyond an edge (always taken).
-    edge_slots: Vec<u8>,
 }
 
 impl DeadCells {
     /// The test for an `n`×`n` board.
     pub fn new(n: u8) -> DeadCells {
         let size = n as i16;
-        let rings: Vec<[Around; 6]> = (0..n as usize * n as usize)
+        let rings = (0..n as usize * n as usize)
             .map(|i| {
                 let c = Cell::from_index(i, n);
                 std::array::from_fn(|k| {
@@ -74,9 +72,7 @@ impl DeadCells {
         let neighbours = (0..n as usize * n as usize)
             .map(|i| Cell::from_index(i, n).neighbours(n).map(|c| c.index(n) as u16).collect())
             .collect();
-        let edge_slots =
-            rings.iter().map(|ring| ring.iter().filter(|a| matches!(a, Around::Edge(_))).count() as u8).collect();
-        DeadCells { size: n, rings, dead, neighbours, edge_slots }
+        DeadCells { size: n, rings, dead, neighbours }
     }
 
     fn code(&self, colours: &[u8], cell: usize) -> u16 {
@@ -91,6 +87,20 @@ impl DeadCells {
             code += state as u16 * POW3[k];
         }
         code
+    }
+
+    /// How many positions of `cell`'s ring are taken (stones and edges).
+    /// A dead cell has at least four, which lets the scans below skip
+    /// cells that no single stone more could make dead.
+    fn taken(&self, colours: &[u8], cell: usize) -> usize {
+        self.rings[cell]
+            .iter()
+            .filter(|around| match **around {
+                Around::Cell(j) => colours[j as usize] != EMPTY,
+                Around::Edge(_) => true,
+                Around::Corner => false,
+            })
+            .count()
     }
 
     fn colours<B: Bits>(&self, s: &Stones<B>) -> Vec<u8> {
@@ -159,7 +169,7 @@ impl DeadCells {
             // A cell is dead only with four of its ring taken (stones or
             // edges); with fewer than two taken now, the dominator and a
             // partner can't make it so.
-            if decode(self.code(&colours, y)).iter().filter(|&&c| c != EMPTY).count() < 2 {
+            if self.taken(&colours, y) < 2 {
                 continue;
             }
             for &x in &self.neighbours[y] {
@@ -199,15 +209,13 @@ impl DeadCells {
             // stone on its partner alone never kills it.
             let near = (masks.grow(s.red | s.blue) | masks.left | masks.right | masks.top | masks.bottom)
                 & s.empty_cells(masks);
-            // A dead cell has four of its ring taken, so each cell of a
-            // captured pair has three taken before its partner is filled.
-            let stones = s.red | s.blue;
-            let near = near
-                .ones()
-                .filter(|&c| (masks.grow(B::single(c)) & stones).count() + self.edge_slots[c] as u32 >= 3)
-                .fold(B::zero(), |acc, c| acc | B::single(c));
+            // Each cell of a captured pair has three of its ring taken
+            // before its partner is filled (a dead cell has four).
             let alive = |colours: &[u8], c: usize| {
-                near.has(c) && colours[c] == EMPTY && !self.dead[self.code(colours, c) as usize]
+                near.has(c)
+                    && colours[c] == EMPTY
+                    && self.taken(colours, c) >= 3
+                    && !self.dead[self.code(colours, c) as usize]
             };
             found.clear();
             let mut seen = B::zero();
