@@ -1,5 +1,6 @@
 //! Whole-board bit operations for search: a cell set as one integer (boards
-//! up to 11×11 fit a `u128`) or a few words for bigger boards, with the
+//! up to 8×8 fit a `u64`, up to 11×11 a `u128`) or a few words for bigger
+//! boards, with the
 //! neighbour shifts of the rhombus so that connectivity is a flood fill of
 //! a handful of instructions per step.
 
@@ -67,6 +68,38 @@ impl Bits for u128 {
     #[inline]
     fn shr(self, by: u32) -> Self {
         if cfg!(target_arch = "wasm32") { shr_by_words(self, by) } else { self >> by }
+    }
+    #[inline]
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn lowest(self) -> Option<usize> {
+        if self == 0 { None } else { Some(self.trailing_zeros() as usize) }
+    }
+}
+
+impl Bits for u64 {
+    const CAPACITY: usize = 64;
+    #[inline]
+    fn zero() -> Self {
+        0
+    }
+    #[inline]
+    fn single(index: usize) -> Self {
+        1 << index
+    }
+    #[inline]
+    fn shl(self, by: u32) -> Self {
+        self << by
+    }
+    #[inline]
+    fn shr(self, by: u32) -> Self {
+        self >> by
     }
     #[inline]
     fn is_zero(self) -> bool {
@@ -290,6 +323,9 @@ mod tests {
 
     #[test]
     fn growing_one_cell_gives_exactly_its_neighbours() {
+        for n in 3..=8 {
+            grow_matches_neighbours::<u64>(n);
+        }
         for n in 3..=11 {
             grow_matches_neighbours::<u128>(n);
         }
@@ -335,12 +371,15 @@ mod tests {
         for _ in 0..64 {
             assert_eq!(x.ones().collect::<Vec<_>>(), members_by_test(x, 128));
             let lo = x as u64;
+            assert_eq!(lo.ones().collect::<Vec<_>>(), members_by_test(lo, 64));
             let hi = (x >> 64) as u64;
             let wide = Wide::<6>([0, hi, 0, lo, 0, hi | 1 << 63]);
             assert_eq!(wide.ones().collect::<Vec<_>>(), members_by_test(wide, 384));
             x = x.rotate_left(7) ^ (x >> 3) ^ 0x9e37_79b9;
         }
         assert_eq!(0u128.ones().next(), None);
+        assert_eq!(0u64.lowest(), None);
+        assert_eq!((1u64 << 63).lowest(), Some(63));
         assert_eq!(Wide::<4>::zero().lowest(), None);
         assert_eq!(Wide::<4>::single(255).lowest(), Some(255));
     }

@@ -65,7 +65,9 @@ pub struct Solution {
 pub fn solve(position: &Position, budget: u64) -> Solution {
     let n = position.size();
     let cells = n as usize * n as usize;
-    if cells <= 128 {
+    if cells <= 64 {
+        Solver::<u64>::new(n, budget).solve_root(&Stones::from_position(position))
+    } else if cells <= 128 {
         Solver::<u128>::new(n, budget).solve_root(&Stones::from_position(position))
     } else if cells <= 256 {
         Solver::<Wide<4>>::new(n, budget).solve_root(&Stones::from_position(position))
@@ -82,7 +84,9 @@ pub fn solve(position: &Position, budget: u64) -> Solution {
 pub fn solve_each(position: &Position, budget: u64, each: impl FnMut(Cell, Solution)) {
     let n = position.size();
     let cells = n as usize * n as usize;
-    if cells <= 128 {
+    if cells <= 64 {
+        solve_children::<u64>(position, budget, each)
+    } else if cells <= 128 {
         solve_children::<u128>(position, budget, each)
     } else if cells <= 256 {
         solve_children::<Wide<4>>(position, budget, each)
@@ -114,6 +118,7 @@ pub struct Prover {
 }
 
 enum ProverInner {
+    Tiny(Box<Solver<u64>>, Stones<u64>),
     Small(Box<Solver<u128>>, Stones<u128>),
     Medium(Box<Solver<Wide<4>>>, Stones<Wide<4>>),
     Large(Box<Solver<Wide<6>>>, Stones<Wide<6>>),
@@ -124,7 +129,9 @@ impl Prover {
     pub fn new(position: &Position) -> Prover {
         let n = position.size();
         let cells = n as usize * n as usize;
-        let inner = if cells <= 128 {
+        let inner = if cells <= 64 {
+            ProverInner::Tiny(Box::new(Solver::new(n, 0)), Stones::from_position(position))
+        } else if cells <= 128 {
             ProverInner::Small(Box::new(Solver::new(n, 0)), Stones::from_position(position))
         } else if cells <= 256 {
             ProverInner::Medium(Box::new(Solver::new(n, 0)), Stones::from_position(position))
@@ -139,6 +146,7 @@ impl Prover {
     pub fn run(&mut self, nodes: u64) -> &Verdict {
         if self.verdict == Verdict::Unknown {
             let solution = match &mut self.inner {
+                ProverInner::Tiny(s, root) => s.resume(root, nodes),
                 ProverInner::Small(s, root) => s.resume(root, nodes),
                 ProverInner::Medium(s, root) => s.resume(root, nodes),
                 ProverInner::Large(s, root) => s.resume(root, nodes),
@@ -158,6 +166,7 @@ impl Prover {
     /// Positions searched so far.
     pub fn nodes(&self) -> u64 {
         match &self.inner {
+            ProverInner::Tiny(s, _) => s.nodes,
             ProverInner::Small(s, _) => s.nodes,
             ProverInner::Medium(s, _) => s.nodes,
             ProverInner::Large(s, _) => s.nodes,
