@@ -7,8 +7,10 @@
 //! adjacency, two rules build the rest: AND joins two connections through
 //! a middle when their carriers (the empty cells they need) are disjoint —
 //! through a group the result is full, through an empty cell it is semi
-//! with that cell as key; OR turns semis between the same ends whose
-//! carriers have nothing in common into a full one. Bridges, the edge
+//! with that cell as key; OR turns two semis between the same ends whose
+//! carriers have nothing in common into a full one (every such pair, not
+//! only the first found: a full connection that avoids a cell is what
+//! decides a position once the opponent takes it). Bridges, the edge
 //! templates of the second and third rows (the ziggurat) and chains of
 //! them fall out of these rules. Each connection also counts the stones
 //! that complete it at most (AND adds, a key costs one, OR takes the most
@@ -41,10 +43,6 @@ const FULL_LIMIT: usize = 6;
 /// list decides what the opponent must play).
 const SEMI_LIMIT: usize = 10;
 const EDGE_SEMI_LIMIT: usize = 24;
-/// Most semi connections one OR combines: templates need two, and on 7×7
-/// openings three or four found nothing more while costing a third of the
-/// time.
-const OR_DEPTH: u32 = 2;
 
 /// The connections between two ends: carriers with the stones they need,
 /// semis with their keys.
@@ -96,6 +94,11 @@ pub struct Connections<B: Bits> {
     queue: Vec<Event<B>>,
     stop_at_semi: bool,
     done: bool,
+    /// Whether a full list turned a connection away in the last search.
+    truncated: bool,
+    /// Scratch: the full connections one new semi makes with its pair's
+    /// others.
+    ors: Vec<(B, u32)>,
 }
 
 impl<B: Bits> Connections<B> {
@@ -128,6 +131,8 @@ impl<B: Bits> Connections<B> {
             queue: Vec::new(),
             stop_at_semi: false,
             done: false,
+            truncated: false,
+            ors: Vec::new(),
         }
     }
 
@@ -166,6 +171,7 @@ impl<B: Bits> Connections<B> {
         }
         self.stop_at_semi = any_semi;
         self.done = false;
+        self.truncated = false;
         let mut head = 0;
         while head < self.queue.len() && !self.done {
             match self.queue[head] {
@@ -199,6 +205,15 @@ impl<B: Bits> Connections<B> {
         } else {
             EdgeLink::None
         }
+    }
+
+    /// Whether the last [`Connections::edge_link`] ran to the end with no
+    /// connection turned away for want of room. Then, for every pair of
+    /// ends, it kept a connection at least as good (no more cells, no more
+    /// stones) as any the rules derive; so a search with fewer own cells
+    /// and fewer empty cells finds no connection the last one lacked.
+    pub fn complete(&self) -> bool {
+        !self.truncated && !self.done
     }
 
     fn reset(&mut self, groups: usize, empty: B) {
@@ -266,7 +281,11 @@ impl<B: Bits> Connections<B> {
     fn add_full(&mut self, x: u16, y: u16, carrier: B, need: u32) {
         let p = self.pair_index(x, y);
         let pair = &mut self.pairs[p];
-        if pair.fulls.len() >= FULL_LIMIT || pair.fulls.iter().any(|&(f, n)| (f & !carrier).is_zero() && n <= need) {
+        if pair.fulls.iter().any(|&(f, n)| (f & !carrier).is_zero() && n <= need) {
+            return;
+        }
+        if pair.fulls.len() >= FULL_LIMIT {
+            self.truncated = true;
             return;
         }
         pair.fulls.push((carrier, need));
@@ -283,10 +302,13 @@ impl<B: Bits> Connections<B> {
         let p = self.pair_index(x, y);
         let limit = if p == 1 { EDGE_SEMI_LIMIT } else { SEMI_LIMIT };
         let pair = &mut self.pairs[p];
-        if pair.semis.len() >= limit
-            || pair.fulls.iter().any(|&(f, n)| (f & !carrier).is_zero() && n <= need)
+        if pair.fulls.iter().any(|&(f, n)| (f & !carrier).is_zero() && n <= need)
             || pair.semis.iter().any(|&(s, _, n)| (s & !carrier).is_zero() && n <= need)
         {
+            return;
+        }
+        if pair.semis.len() >= limit {
+            self.truncated = true;
             return;
         }
         pair.semis.push((carrier, key, need));
@@ -353,7 +375,19 @@ impl<B: Bits> Connections<B> {
     /// it with its pair's other semis.
     fn after_semi(&mut self, x: u16, y: u16, carrier: B, key: u16, need: u32) {
         let p = self.pair_index(x, y);
-        if let Some((full, most)) = or_combine(&self.pairs[p].semis, carrier, need, OR_DEPTH) {
+        // OR with every semi of the pair that shares no cell with this one
+        // (itself shares its key): the side answers an intrusion into one
+        // by playing the other's key.
+        self.ors.clear();
+        self.ors.extend(
+            self.pairs[p]
+                .semis
+                .iter()
+                .filter(|s| (s.0 & carrier).is_zero())
+                .map(|&(c, _, n)| (c | carrier, n.max(need))),
+        );
+        for k in 0..self.ors.len() {
+            let (full, most) = self.ors[k];
             self.add_full(x, y, full, most);
         }
         for (middle, other) in [(x, y), (y, x)] {
@@ -382,33 +416,6 @@ impl<B: Bits> Connections<B> {
             && self.clear_of(other, c2)
             && self.clear_of(z, c1)
     }
-}
-
-/// A full connection from the newest semi (last in `semis`, with carrier
-/// `newest` needing `need` stones) and up to `depth - 1` others whose
-/// carriers share no cell: its carrier, and the stones it needs (the most
-/// any of them needs: the side answers an intrusion by playing another's
-/// key).
-fn or_combine<B: Bits>(semis: &[(B, u16, u32)], newest: B, need: u32, depth: u32) -> Option<(B, u32)> {
-    fn search<B: Bits>(others: &[(B, u16, u32)], union: B, common: B, most: u32, depth: u32) -> Option<(B, u32)> {
-        if common.is_zero() {
-            return Some((union, most));
-        }
-        if depth == 0 {
-            return None;
-        }
-        for (i, &(c, _, n)) in others.iter().enumerate() {
-            let narrower = common & c;
-            if narrower != common
-                && let Some(found) = search(&others[i + 1..], union | c, narrower, most.max(n), depth - 1)
-            {
-                return Some(found);
-            }
-        }
-        None
-    }
-    let others = &semis[..semis.len().saturating_sub(1)];
-    search(others, newest, newest, need, depth - 1)
 }
 
 #[cfg(test)]
@@ -470,5 +477,71 @@ mod tests {
         assert!((4..=6).contains(&need), "{need}");
         // A lone Blue stone on the first row is only half way there.
         assert_eq!(link("5x5 c3 c1", Color::Blue).0, EdgeLink::None);
+    }
+
+    #[test]
+    fn every_pair_of_disjoint_semis_is_used() {
+        // Red's semis to its edges in this 7x7 position: the first ones
+        // found all need f4, but another pair avoids it (after Blue f4,
+        // Red still holds g4 e5 f5 g5 e6). Once every disjoint pair is
+        // combined, no cell stops them all: Blue to move has lost.
+        let n = 7;
+        let set =
+            |cells: &str| cells.split_whitespace().fold(0u64, |a, c| a | 1 << Cell::parse(c, n).unwrap().index(n));
+        let red = set("g2 f3 g3 d4 a5 b5 a6 b6 c6 d6 a7 b7 c7");
+        let blue = set("d3 c4 c5 d5");
+        let m = Masks::<u64>::new(n);
+        let mut c = Connections::<u64>::new(n);
+        let f4 = set("f4");
+        match c.edge_link(Color::Red, red, m.board & !red & !blue, false) {
+            EdgeLink::Semi { must, .. } => assert_eq!(must & f4, 0, "f4 should not stop every semi"),
+            EdgeLink::Full { .. } => {}
+            EdgeLink::None => panic!("Red's semis were not found"),
+        }
+        let after = c.edge_link(Color::Red, red, m.board & !red & !blue & !f4, true);
+        assert!(matches!(after, EdgeLink::Semi { .. }), "{after:?}");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+        /// What the solver relies on to skip a search: when a complete
+        /// search finds no edge connection avoiding a cell, none appears
+        /// once the opponent takes that cell (and perhaps one of the
+        /// side's own cells too).
+        #[test]
+        fn a_complete_search_leaves_nothing_for_a_smaller_one(
+            n in 4u8..=7,
+            colours in proptest::collection::vec(0u8..3, 49),
+            taken in 0usize..49,
+            lost in proptest::option::of(0usize..49),
+        ) {
+            let cells = n as usize * n as usize;
+            let m = Masks::<u64>::new(n);
+            let (mut red, mut blue) = (0u64, 0u64);
+            for (i, &c) in colours.iter().take(cells).enumerate() {
+                match c {
+                    1 => red |= 1 << i,
+                    2 => blue |= 1 << i,
+                    _ => {}
+                }
+            }
+            let empty = m.board & !red & !blue;
+            let Some(o) = empty.ones().nth(taken % empty.count().max(1) as usize) else { return Ok(()) };
+            let mut c = Connections::<u64>::new(n);
+            let before = c.edge_link(Color::Red, red, empty, false);
+            let quiet = c.complete()
+                && match before {
+                    EdgeLink::None => true,
+                    EdgeLink::Semi { must, .. } => must.has(o),
+                    EdgeLink::Full { .. } => false,
+                };
+            if quiet {
+                let fewer = lost.and_then(|k| red.ones().nth(k % red.count().max(1) as usize));
+                let red = fewer.map_or(red, |k| red & !(1 << k));
+                let after = c.edge_link(Color::Red, red, empty & !(1 << o), true);
+                proptest::prop_assert_eq!(after, EdgeLink::None);
+            }
+        }
     }
 }

@@ -229,6 +229,21 @@ struct Expansion<B: Bits> {
     /// semi connections, its answers that kill vulnerable moves, the
     /// dominators): part of a proof set here when the side to move loses.
     defence: B,
+    /// When the opponent's connection search here ran to the end: the
+    /// cells it counted as the opponent's own, its empty cells, and the
+    /// cells every edge semi connection it found needs (the whole board
+    /// when it found none). See [`Solver::assess`].
+    quiet: Option<Quiet<B>>,
+}
+
+/// A side's connection search that ran to the end and found no full
+/// connection between its edges: what it counted as the side's own and as
+/// empty, and the cells every edge semi connection it found needs.
+#[derive(Clone, Copy, Debug)]
+struct Quiet<B> {
+    own: B,
+    empty: B,
+    must: B,
 }
 
 /// How a position stands before any search.
@@ -260,6 +275,12 @@ struct Solver<B: Bits> {
     templates: Templates<B>,
     nodes: u64,
     budget: u64,
+    /// Whether to skip the side to move's connection search when its
+    /// parent's already answered it (see [`Solver::assess`]); off only to
+    /// test that skipping changes nothing.
+    reuse_quiet: bool,
+    /// Connection searches so skipped.
+    quiet_skips: u64,
 }
 
 const BLUE_TO_MOVE: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -308,6 +329,8 @@ impl<B: Bits> Solver<B> {
             templates: Templates::new(cells),
             nodes: 0,
             budget,
+            reuse_quiet: true,
+            quiet_skips: 0,
         }
     }
 
@@ -335,11 +358,11 @@ impl<B: Bits> Solver<B> {
 
     /// Where `s` (whose key is `key`) stands, remembered for undecided
     /// positions (as they stand: the moves are cells of this orientation).
-    fn standing(&mut self, s: &Stones<B>, key: Key) -> Standing<B> {
+    fn standing(&mut self, s: &Stones<B>, key: Key, quiet: Option<Quiet<B>>) -> Standing<B> {
         if let Some(e) = self.expansions.get(&key.plain) {
             return Standing::Open(e.clone());
         }
-        let standing = self.assess(s);
+        let standing = self.assess(s, quiet);
         if let Standing::Open(e) = &standing {
             if self.expansions.len() >= MOVE_CACHE {
                 self.expansions.clear();
@@ -349,7 +372,15 @@ impl<B: Bits> Solver<B> {
         standing
     }
 
-    fn assess(&mut self, s: &Stones<B>) -> Standing<B> {
+    /// How `s` stands. `quiet` is the parent's complete search for the side
+    /// to move here, when every edge semi connection it found needs the
+    /// cell the opponent has just taken (the move was in the must-play
+    /// region). With no more own cells and no more empty cells than that
+    /// search had, the side's own search here would find nothing (see
+    /// [`Connections::complete`]), so it is not run. Most positions the
+    /// solver reaches are such children, and few hold a connection for the
+    /// side to move.
+    fn assess(&mut self, s: &Stones<B>, quiet: Option<Quiet<B>>) -> Standing<B> {
         let m = self.masks;
         let mover = s.to_move;
         let wins = s.winning_cells(&m, mover);
@@ -373,29 +404,40 @@ impl<B: Bits> Solver<B> {
         // A dead cell's colour changes nothing: count it as the side's own
         // when looking for that side's connections. Completing a
         // connection takes at most one stone per cell it needs.
-        match self.connections.edge_link(mover, reduced.of(mover) | dead, empty, true) {
-            EdgeLink::Full { carrier, need } => {
-                return Standing::Won(empty & !reduced.of(mover.opponent()), need + pairs[0], carrier | fills[0]);
+        let own = reduced.of(mover) | dead;
+        let answered =
+            self.reuse_quiet && quiet.is_some_and(|q| (own & !q.own).is_zero() && (empty & !q.empty).is_zero());
+        if answered {
+            self.quiet_skips += 1;
+        } else {
+            match self.connections.edge_link(mover, own, empty, true) {
+                EdgeLink::Full { carrier, need } => {
+                    return Standing::Won(empty & !reduced.of(mover.opponent()), need + pairs[0], carrier | fills[0]);
+                }
+                EdgeLink::Semi { key, carrier, need, .. } => {
+                    return Standing::Won(B::single(key as usize), need + pairs[0], carrier | fills[0]);
+                }
+                EdgeLink::None => {}
             }
-            EdgeLink::Semi { key, carrier, need, .. } => {
-                return Standing::Won(B::single(key as usize), need + pairs[0], carrier | fills[0]);
-            }
-            EdgeLink::None => {}
         }
         // A move outside the opponent's one winning cell loses at once; a
         // move that misses one of its semi connections, within that one.
         let mut allowed = if threats.is_zero() { empty } else { empty & threats };
         let mut pruned = if threats.is_zero() { 0 } else { 1 };
         let mut defence = threats;
-        match self.connections.edge_link(mover.opponent(), reduced.of(mover.opponent()) | dead, empty, false) {
+        let theirs = reduced.of(mover.opponent()) | dead;
+        let mut their_must = m.board;
+        match self.connections.edge_link(mover.opponent(), theirs, empty, false) {
             EdgeLink::Full { carrier, need } => return Standing::Lost(need + pairs[1], carrier | fills[1]),
             EdgeLink::Semi { must, every, neediest, .. } => {
                 allowed = allowed & must;
                 pruned = pruned.max(neediest);
                 defence = defence | every;
+                their_must = must;
             }
             EdgeLink::None => {}
         }
+        let quiet = self.connections.complete().then_some(Quiet { own: theirs, empty, must: their_must });
         if allowed.is_zero() {
             return Standing::Lost(pruned + pairs[1], fills[1] | defence);
         }
@@ -417,7 +459,7 @@ impl<B: Bits> Solver<B> {
         let vulnerable = vulnerable || !dominated.is_zero();
         let moves = self.order.iter().copied().filter(|&i| allowed.has(i as usize)).collect();
         let key = self.hash(&reduced);
-        Standing::Open(Rc::new(Expansion { reduced, key, moves, pairs, pruned, vulnerable, fills, defence }))
+        Standing::Open(Rc::new(Expansion { reduced, key, moves, pairs, pruned, vulnerable, fills, defence, quiet }))
     }
 
     /// The moves of `allowed` another one dominates, each left out only
@@ -489,7 +531,7 @@ impl<B: Bits> Solver<B> {
     fn solve_root(&mut self, root: &Stones<B>) -> Solution {
         let key = self.hash(root);
         let start = self.nodes;
-        match self.standing(root, key) {
+        match self.standing(root, key, None) {
             Standing::Won(wins, stones, _) => {
                 let n = self.masks.size;
                 let cells = (0..self.cells).filter(|&i| wins.has(i)).map(|i| Cell::from_index(i, n)).collect();
@@ -502,7 +544,7 @@ impl<B: Bits> Solver<B> {
             }
             Standing::Open(_) => {}
         }
-        let (phi, delta) = self.mid(root, key, INF - 1, INF - 1);
+        let (phi, delta) = self.mid(root, key, INF - 1, INF - 1, None);
         let verdict = if phi == 0 {
             Verdict::Win(self.winning_moves(root, key))
         } else if delta == 0 {
@@ -523,7 +565,7 @@ impl<B: Bits> Solver<B> {
     /// The root moves proved to win.
     fn winning_moves(&mut self, root: &Stones<B>, key: Key) -> Vec<Cell> {
         let n = self.masks.size;
-        let Standing::Open(e) = self.standing(root, key) else { return Vec::new() };
+        let Standing::Open(e) = self.standing(root, key, None) else { return Vec::new() };
         e.moves
             .iter()
             .filter(|&&c| self.table.get(&self.child_key(e.key, &e.reduced, c).table()).is_some_and(|e| e.delta == 0))
@@ -534,8 +576,8 @@ impl<B: Bits> Solver<B> {
     /// df-pn's multiple iterative deepening: search `s` until its proof
     /// number reaches `phi_max` or its disproof number `delta_max`. Numbers
     /// are from the side to move's view: `phi` = cost of proving it wins.
-    fn mid(&mut self, s: &Stones<B>, key: Key, phi_max: u32, delta_max: u32) -> (u32, u32) {
-        let e = match self.standing(s, key) {
+    fn mid(&mut self, s: &Stones<B>, key: Key, phi_max: u32, delta_max: u32, quiet: Option<Quiet<B>>) -> (u32, u32) {
+        let e = match self.standing(s, key, quiet) {
             Standing::Won(_, stones, proof) => return self.store(key, (0, INF), stones, self.shrink(s, proof, true)),
             Standing::Lost(stones, proof) => return self.store(key, (INF, 0), stones, self.shrink(s, proof, false)),
             Standing::Open(e) => e,
@@ -606,7 +648,8 @@ impl<B: Bits> Solver<B> {
             let child_delta_max = phi_max.min(margin).min(INF - 1);
             let mut child = e.reduced;
             child.play(cell as usize);
-            self.mid(&child, child_key, child_phi_max, child_delta_max);
+            let quiet = e.quiet.filter(|q| q.must.has(cell as usize));
+            self.mid(&child, child_key, child_phi_max, child_delta_max, quiet);
             self.after_child(cell, child_key, &mut open, &mut lost);
         }
     }
@@ -848,6 +891,28 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "a minute unoptimised; scripts/test.sh runs it in release")]
+    fn skipping_searches_a_parent_answered_changes_nothing() {
+        let mut skipped = 0;
+        for (n, moves) in [(6, "c3"), (6, "a1"), (6, "b5"), (7, "d4"), (7, "a1"), (7, "e3")] {
+            let mut p = Position::new(n).unwrap();
+            for m in moves.split(',') {
+                p.play(Cell::parse(m, n).unwrap()).unwrap();
+            }
+            let root = Stones::<u64>::from_position(&p);
+            let mut with = Solver::<u64>::new(n, 3_000_000);
+            let mut without = Solver::<u64>::new(n, 3_000_000);
+            without.reuse_quiet = false;
+            let (a, b) = (with.solve_root(&root), without.solve_root(&root));
+            assert_ne!(a.verdict, Verdict::Unknown, "{n}x{n} after {moves}");
+            assert_eq!(a, b, "{n}x{n} after {moves}");
+            assert_eq!(without.quiet_skips, 0);
+            skipped += with.quiet_skips;
+        }
+        assert!(skipped > 10_000, "only {skipped} searches skipped");
+    }
+
+    #[test]
     fn a_captured_pair_and_a_dead_cell_never_enter_the_search() {
         // Red b4 owns a4/a5 on its edge: the moves Blue must consider never
         // include them, and the proof holds with them filled.
@@ -855,7 +920,7 @@ mod tests {
         let mut solver = Solver::<u128>::new(7, 1_000);
         let s = Stones::from_position(g.position());
         let key = solver.hash(&s);
-        let Standing::Open(e) = solver.standing(&s, key) else { panic!("decided at once") };
+        let Standing::Open(e) = solver.standing(&s, key, None) else { panic!("decided at once") };
         let n = 7;
         for c in ["a4", "a5"] {
             let i = Cell::parse(c, n).unwrap().index(n) as u16;
@@ -1035,7 +1100,7 @@ mod tests {
             let s = random_stones(n, &cells, red_to_move);
             let mut solver = Solver::<u128>::new(n, 1_000_000);
             let key = solver.hash(&s);
-            let (phi, delta) = solver.mid(&s, key, INF - 1, INF - 1);
+            let (phi, delta) = solver.mid(&s, key, INF - 1, INF - 1, None);
             proptest::prop_assert!(phi == 0 || delta == 0);
             let winner = if phi == 0 { s.to_move } else { s.to_move.opponent() };
             let proof = solver.proof_of(key);
@@ -1084,7 +1149,7 @@ mod tests {
             let s = random_stones(n, &cells, red_to_move);
             let mut solver = Solver::<u128>::new(n, 1_000_000);
             let key = solver.hash(&s);
-            let (phi, delta) = solver.mid(&s, key, INF - 1, INF - 1);
+            let (phi, delta) = solver.mid(&s, key, INF - 1, INF - 1, None);
             proptest::prop_assert!(phi == 0 || delta == 0, "unproved: {phi} {delta}");
             let mover_wins = phi == 0;
             let proof = solver.proof_of(key);
