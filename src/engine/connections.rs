@@ -7,11 +7,11 @@
 //! adjacency, two rules build the rest: AND joins two connections through
 //! a middle when their carriers (the empty cells they need) are disjoint —
 //! through a group the result is full, through an empty cell it is semi
-//! with that cell as key; OR turns two semis between the same ends whose
-//! carriers have nothing in common into a full one (every such pair, not
-//! only the first found: a full connection that avoids a cell is what
-//! decides a position once the opponent takes it). Bridges, the edge
-//! templates of the second and third rows (the ziggurat) and chains of
+//! with that cell as key; OR turns semis between the same ends with no
+//! cell common to all their carriers into a full one (every such pair and
+//! triple, not only the first found: a full connection that avoids a cell
+//! is what decides a position once the opponent takes it). Bridges, the
+//! edge templates of the second and third rows (the ziggurat) and chains of
 //! them fall out of these rules. Each connection also counts the stones
 //! that complete it at most (AND adds, a key costs one, OR takes the most
 //! of its semis), which bounds how long a proved win takes. Lists are
@@ -375,17 +375,26 @@ impl<B: Bits> Connections<B> {
     /// it with its pair's other semis.
     fn after_semi(&mut self, x: u16, y: u16, carrier: B, key: u16, need: u32) {
         let p = self.pair_index(x, y);
-        // OR with every semi of the pair that shares no cell with this one
-        // (itself shares its key): the side answers an intrusion into one
-        // by playing the other's key.
+        // OR: semis of the pair with no cell common to all their carriers
+        // make a full connection (the side answers an intrusion by playing
+        // the key of a semi it missed). With every semi that shares no cell
+        // with this one (itself shares its key), then with every two that
+        // do but have none in common with it, no two of the three disjoint.
         self.ors.clear();
-        self.ors.extend(
-            self.pairs[p]
-                .semis
-                .iter()
-                .filter(|s| (s.0 & carrier).is_zero())
-                .map(|&(c, _, n)| (c | carrier, n.max(need))),
-        );
+        let semis = &self.pairs[p].semis;
+        self.ors
+            .extend(semis.iter().filter(|s| (s.0 & carrier).is_zero()).map(|&(c, _, n)| (c | carrier, n.max(need))));
+        for (i, &(a, _, na)) in semis.iter().enumerate() {
+            let common = a & carrier;
+            if common.is_zero() || common == carrier {
+                continue;
+            }
+            for &(b, _, nb) in &semis[i + 1..] {
+                if (common & b).is_zero() && !(b & carrier).is_zero() && !(a & b).is_zero() {
+                    self.ors.push((a | b | carrier, na.max(nb).max(need)));
+                }
+            }
+        }
         for k in 0..self.ors.len() {
             let (full, most) = self.ors[k];
             self.add_full(x, y, full, most);
@@ -480,11 +489,11 @@ mod tests {
     }
 
     #[test]
-    fn every_pair_of_disjoint_semis_is_used() {
+    fn every_pair_and_triple_of_semis_is_tried() {
         // Red's semis to its edges in this 7x7 position: the first ones
         // found all need f4, but another pair avoids it (after Blue f4,
-        // Red still holds g4 e5 f5 g5 e6). Once every disjoint pair is
-        // combined, no cell stops them all: Blue to move has lost.
+        // Red still holds g4 e5 f5 g5 e6). With every pair and triple of
+        // them combined, no cell stops them all: Red is joined.
         let n = 7;
         let set =
             |cells: &str| cells.split_whitespace().fold(0u64, |a, c| a | 1 << Cell::parse(c, n).unwrap().index(n));
@@ -494,7 +503,7 @@ mod tests {
         let mut c = Connections::<u64>::new(n);
         let f4 = set("f4");
         match c.edge_link(Color::Red, red, m.board & !red & !blue, false) {
-            EdgeLink::Semi { must, .. } => assert_eq!(must & f4, 0, "f4 should not stop every semi"),
+            EdgeLink::Semi { must, .. } => panic!("Blue may still play {must:#x}"),
             EdgeLink::Full { .. } => {}
             EdgeLink::None => panic!("Red's semis were not found"),
         }
