@@ -51,12 +51,31 @@ impl<B: Bits> Iterator for Ones<B> {
     }
 }
 
+/// The methods a set held in one unsigned integer shares whatever its
+/// width: emptiness, size and smallest member straight from the integer.
+macro_rules! integer_set_queries {
+    () => {
+        #[inline]
+        fn zero() -> Self {
+            0
+        }
+        #[inline]
+        fn is_zero(self) -> bool {
+            self == 0
+        }
+        #[inline]
+        fn count(self) -> u32 {
+            self.count_ones()
+        }
+        #[inline]
+        fn lowest(self) -> Option<usize> {
+            if self == 0 { None } else { Some(self.trailing_zeros() as usize) }
+        }
+    };
+}
+
 impl Bits for u128 {
     const CAPACITY: usize = 128;
-    #[inline]
-    fn zero() -> Self {
-        0
-    }
     #[inline]
     fn single(index: usize) -> Self {
         if cfg!(target_arch = "wasm32") { single_by_words(index) } else { 1 << index }
@@ -69,26 +88,11 @@ impl Bits for u128 {
     fn shr(self, by: u32) -> Self {
         if cfg!(target_arch = "wasm32") { shr_by_words(self, by) } else { self >> by }
     }
-    #[inline]
-    fn is_zero(self) -> bool {
-        self == 0
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> Option<usize> {
-        if self == 0 { None } else { Some(self.trailing_zeros() as usize) }
-    }
+    integer_set_queries!();
 }
 
 impl Bits for u64 {
     const CAPACITY: usize = 64;
-    #[inline]
-    fn zero() -> Self {
-        0
-    }
     #[inline]
     fn single(index: usize) -> Self {
         1 << index
@@ -101,18 +105,7 @@ impl Bits for u64 {
     fn shr(self, by: u32) -> Self {
         self >> by
     }
-    #[inline]
-    fn is_zero(self) -> bool {
-        self == 0
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> Option<usize> {
-        if self == 0 { None } else { Some(self.trailing_zeros() as usize) }
-    }
+    integer_set_queries!();
 }
 
 // WebAssembly has 64-bit integers only: a 128-bit shift by a variable
