@@ -229,19 +229,17 @@ struct Expansion<B: Bits> {
     /// semi connections, its answers that kill vulnerable moves, the
     /// dominators): part of a proof set here when the side to move loses.
     defence: B,
-    /// When the opponent's connection search here ran to the end: the
-    /// cells it counted as the opponent's own, its empty cells, and the
-    /// cells every edge semi connection it found needs (the whole board
-    /// when it found none). See [`Solver::assess`].
+    /// When the opponent's connection search here ran to the end: its
+    /// empty cells, and the cells every edge semi connection it found
+    /// needs (the whole board when it found none). See [`Solver::assess`].
     quiet: Option<Quiet<B>>,
 }
 
 /// A side's connection search that ran to the end and found no full
-/// connection between its edges: what it counted as the side's own and as
-/// empty, and the cells every edge semi connection it found needs.
+/// connection between its edges: what it counted as empty, and the cells
+/// every edge semi connection it found needs.
 #[derive(Clone, Copy, Debug)]
 struct Quiet<B> {
-    own: B,
     empty: B,
     must: B,
 }
@@ -375,11 +373,14 @@ impl<B: Bits> Solver<B> {
     /// How `s` stands. `quiet` is the parent's complete search for the side
     /// to move here, when every edge semi connection it found needs the
     /// cell the opponent has just taken (the move was in the must-play
-    /// region). With no more own cells and no more empty cells than that
-    /// search had, the side's own search here would find nothing (see
-    /// [`Connections::complete`]), so it is not run. Most positions the
-    /// solver reaches are such children, and few hold a connection for the
-    /// side to move.
+    /// region). With no more empty cells than that search had, the side's
+    /// own search here is not run: it would find nothing (see
+    /// [`Connections::complete`]) unless the cells the side counts as its
+    /// own grew, through dead cells or captured pairs the opponent's stone
+    /// made. That is rare enough (16 finds in 55.6k such searches on 7×7
+    /// c4 and d2) that the search is skipped then too: such a win is only
+    /// found a move later. About half the positions the solver reaches
+    /// skip the search this way.
     fn assess(&mut self, s: &Stones<B>, quiet: Option<Quiet<B>>) -> Standing<B> {
         let m = self.masks;
         let mover = s.to_move;
@@ -405,8 +406,7 @@ impl<B: Bits> Solver<B> {
         // when looking for that side's connections. Completing a
         // connection takes at most one stone per cell it needs.
         let own = reduced.of(mover) | dead;
-        let answered =
-            self.reuse_quiet && quiet.is_some_and(|q| (own & !q.own).is_zero() && (empty & !q.empty).is_zero());
+        let answered = self.reuse_quiet && quiet.is_some_and(|q| (empty & !q.empty).is_zero());
         if answered {
             self.quiet_skips += 1;
         } else {
@@ -437,7 +437,7 @@ impl<B: Bits> Solver<B> {
             }
             EdgeLink::None => {}
         }
-        let quiet = self.connections.complete().then_some(Quiet { own: theirs, empty, must: their_must });
+        let quiet = self.connections.complete().then_some(Quiet { empty, must: their_must });
         if allowed.is_zero() {
             return Standing::Lost(pruned + pairs[1], fills[1] | defence);
         }
@@ -892,7 +892,7 @@ mod tests {
 
     #[test]
     #[cfg_attr(debug_assertions, ignore = "a minute unoptimised; scripts/test.sh runs it in release")]
-    fn skipping_searches_a_parent_answered_changes_nothing() {
+    fn skipping_searches_a_parent_answered_keeps_every_verdict() {
         let mut skipped = 0;
         for (n, moves) in [(6, "c3"), (6, "a1"), (6, "b5"), (7, "d4"), (7, "a1"), (7, "e3")] {
             let mut p = Position::new(n).unwrap();
@@ -905,7 +905,10 @@ mod tests {
             without.reuse_quiet = false;
             let (a, b) = (with.solve_root(&root), without.solve_root(&root));
             assert_ne!(a.verdict, Verdict::Unknown, "{n}x{n} after {moves}");
-            assert_eq!(a, b, "{n}x{n} after {moves}");
+            assert_eq!(a.verdict, b.verdict, "{n}x{n} after {moves}");
+            // A win the skip delays shows one move later: a handful of
+            // positions more, never a different search.
+            assert!(a.nodes.abs_diff(b.nodes) * 200 <= b.nodes, "{n}x{n} after {moves}: {} vs {}", a.nodes, b.nodes);
             assert_eq!(without.quiet_skips, 0);
             skipped += with.quiet_skips;
         }
