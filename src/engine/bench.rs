@@ -107,7 +107,8 @@ pub fn uniform_playouts(size: u8, min_time: Duration) -> Rate {
 /// [`uniform_playouts`] timed by `clock`, for the browser.
 pub fn uniform_playouts_on(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
     match size as usize * size as usize {
-        0..=128 => uniform::<u128>(clock, size, min_time),
+        0..=64 => uniform::<u64>(clock, size, min_time),
+        65..=128 => uniform::<u128>(clock, size, min_time),
         129..=256 => uniform::<Wide<4>>(clock, size, min_time),
         _ => uniform::<Wide<6>>(clock, size, min_time),
     }
@@ -117,7 +118,8 @@ pub fn uniform_playouts_on(clock: &dyn Clock, size: u8, min_time: Duration) -> R
 pub fn bridge_playouts(size: u8, min_time: Duration) -> Rate {
     let clock = NativeClock::new();
     match size as usize * size as usize {
-        0..=128 => bridge::<u128>(&clock, size, min_time),
+        0..=64 => bridge::<u64>(&clock, size, min_time),
+        65..=128 => bridge::<u128>(&clock, size, min_time),
         129..=256 => bridge::<Wide<4>>(&clock, size, min_time),
         _ => bridge::<Wide<6>>(&clock, size, min_time),
     }

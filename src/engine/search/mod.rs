@@ -119,6 +119,7 @@ pub struct Analysis {
 }
 
 enum Inner {
+    Tiny(Box<Mcts<u64>>),
     Small(Box<Mcts<u128>>),
     Medium(Box<Mcts<Wide<4>>>),
     Large(Box<Mcts<Wide<6>>>),
@@ -143,6 +144,7 @@ pub struct Searcher {
 macro_rules! with_mcts {
     ($self:expr, $m:ident => $body:expr) => {
         match $self {
+            Inner::Tiny($m) => $body,
             Inner::Small($m) => $body,
             Inner::Medium($m) => $body,
             Inner::Large($m) => $body,
@@ -158,7 +160,9 @@ impl Searcher {
         }
         let n = position.size();
         let cells = n as usize * n as usize;
-        let inner = if cells <= 128 {
+        let inner = if cells <= 64 {
+            Inner::Tiny(Box::new(Mcts::new(n, Stones::from_position(position), config)))
+        } else if cells <= 128 {
             Inner::Small(Box::new(Mcts::new(n, Stones::from_position(position), config)))
         } else if cells <= 256 {
             Inner::Medium(Box::new(Mcts::new(n, Stones::from_position(position), config)))
