@@ -275,7 +275,7 @@ struct Solver<B: Bits> {
     budget: u64,
     /// Whether to skip the side to move's connection search when its
     /// parent's already answered it (see [`Solver::assess`]); off only to
-    /// test that skipping changes nothing.
+    /// test that skipping keeps every verdict.
     reuse_quiet: bool,
     /// Connection searches so skipped.
     quiet_skips: u64,
@@ -405,12 +405,11 @@ impl<B: Bits> Solver<B> {
         // A dead cell's colour changes nothing: count it as the side's own
         // when looking for that side's connections. Completing a
         // connection takes at most one stone per cell it needs.
-        let own = reduced.of(mover) | dead;
         let answered = self.reuse_quiet && quiet.is_some_and(|q| (empty & !q.empty).is_zero());
         if answered {
             self.quiet_skips += 1;
         } else {
-            match self.connections.edge_link(mover, own, empty, true) {
+            match self.connections.edge_link(mover, reduced.of(mover) | dead, empty, true) {
                 EdgeLink::Full { carrier, need } => {
                     return Standing::Won(empty & !reduced.of(mover.opponent()), need + pairs[0], carrier | fills[0]);
                 }
@@ -425,9 +424,8 @@ impl<B: Bits> Solver<B> {
         let mut allowed = if threats.is_zero() { empty } else { empty & threats };
         let mut pruned = if threats.is_zero() { 0 } else { 1 };
         let mut defence = threats;
-        let theirs = reduced.of(mover.opponent()) | dead;
         let mut their_must = m.board;
-        match self.connections.edge_link(mover.opponent(), theirs, empty, false) {
+        match self.connections.edge_link(mover.opponent(), reduced.of(mover.opponent()) | dead, empty, false) {
             EdgeLink::Full { carrier, need } => return Standing::Lost(need + pairs[1], carrier | fills[1]),
             EdgeLink::Semi { must, every, neediest, .. } => {
                 allowed = allowed & must;
