@@ -160,8 +160,8 @@ pub fn report(quick: bool) -> String {
 
 /// Solves every opening of an `n`×`n` board (Red's first stone, Blue to
 /// move) within `budget` nodes each, one search after another sharing a
-/// table (as [`super::solver::solve_each`]), returning for each opening the verdict for Red and the seconds
-/// it took.
+/// table (as [`super::solver::solve_each`]), returning for each opening,
+/// row by row, the verdict for Red and the seconds it took.
 pub fn solve_openings(n: u8, budget: u64) -> Vec<(super::Cell, Option<bool>, f64)> {
     use super::solver::{Verdict, solve_each};
     let empty = super::Position::new(n).unwrap_or_else(|_| unreachable!("bench sizes are valid"));
@@ -176,6 +176,8 @@ pub fn solve_openings(n: u8, budget: u64) -> Vec<(super::Cell, Option<bool>, f64
         results.push((cell, red_wins, start.elapsed().as_secs_f64()));
         start = Instant::now();
     });
+    // Solved from the centre out; reported row by row.
+    results.sort_by_key(|(cell, _, _)| (cell.r, cell.q));
     results
 }
 

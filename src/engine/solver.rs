@@ -77,10 +77,13 @@ pub fn solve(position: &Position, budget: u64) -> Solution {
 }
 
 /// Solves the position after each move of the side to move in `position`
-/// (every empty cell, row by row), within `budget` positions each, and
-/// hands each result to `each` as soon as it is known. The searches share
-/// one table, so later ones reuse what earlier ones proved. Each verdict
-/// is for the side to move after that move.
+/// (every empty cell, from the centre out), within `budget` positions
+/// each, and hands each result to `each` as soon as it is known. The
+/// searches share one table and the proof templates, so later ones reuse
+/// what earlier ones proved: centre moves first, because their proofs are
+/// the cheap ones, and where the opponent wins, its proof set often
+/// leaves out an edge move, which is then settled at once. Each verdict is
+/// for the side to move after that move.
 pub fn solve_each(position: &Position, budget: u64, each: impl FnMut(Cell, Solution)) {
     let n = position.size();
     let cells = n as usize * n as usize;
@@ -100,7 +103,8 @@ fn solve_children<B: Bits>(position: &Position, budget: u64, mut each: impl FnMu
     let mut solver = Solver::<B>::new(n, 0);
     let root = Stones::<B>::from_position(position);
     let empty = root.empty_cells(&solver.masks);
-    for i in (0..n as usize * n as usize).filter(|&i| empty.has(i)) {
+    let moves: Vec<usize> = solver.order.iter().map(|&i| i as usize).filter(|&i| empty.has(i)).collect();
+    for i in moves {
         let mut child = root;
         child.play(i);
         solver.budget = solver.nodes.saturating_add(budget);
@@ -884,8 +888,14 @@ mod tests {
             assert_eq!(s.verdict == Verdict::Loss, expected, "4×4 opening {cell}");
             seen.push(cell);
         });
-        assert_eq!(seen.len(), 16);
-        assert_eq!(seen[0], Cell::new(0, 0));
+        // Every cell once, from the centre out: first one of the two
+        // centre cells on the short diagonal, last the obtuse corners.
+        let mut distinct = seen.clone();
+        distinct.sort_by_key(|c| (c.r, c.q));
+        distinct.dedup();
+        assert_eq!(distinct.len(), 16);
+        assert!([Cell::new(1, 2), Cell::new(2, 1)].contains(&seen[0]), "first {}", seen[0]);
+        assert!([Cell::new(0, 0), Cell::new(3, 3)].contains(&seen[15]), "last {}", seen[15]);
     }
 
     #[test]
