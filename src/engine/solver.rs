@@ -889,7 +889,8 @@ mod tests {
             seen.push(cell);
         });
         // Every cell once, from the centre out: first one of the two
-        // centre cells on the short diagonal, last the obtuse corners.
+        // centre cells on the short diagonal, last an acute corner (a1 or
+        // d4, the two-neighbour ends of the long diagonal).
         let mut distinct = seen.clone();
         distinct.sort_by_key(|c| (c.r, c.q));
         distinct.dedup();
