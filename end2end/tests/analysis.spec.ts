@@ -5,6 +5,10 @@ test('a loaded record is analysed live: four moves on the board, a rising playou
   const errors = watchErrors(page);
   await page.goto('/analysis');
   await hydrated(page);
+  // The 2 s below is for the analysis, not for a cold browser fetching and
+  // compiling the worker's WASM, so the clock starts once the worker is up.
+  await expect(page.getByTestId('engine-panel')).toHaveAttribute('data-engine', 'running', { timeout: 30_000 });
+  await expect(page.getByTestId('engine-panel').getByRole('status')).toHaveCount(0);
   await page.getByText('Import').click();
   await page.getByTestId('import-text').fill('9x9 e5 c3 d6');
   await page.getByTestId('import-button').click();

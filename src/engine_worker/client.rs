@@ -22,8 +22,10 @@ pub struct EngineClient {
     next_job: StoredValue<u64>,
     /// The worker's latest report.
     pub update: RwSignal<Option<EngineUpdate>>,
-    /// Whether the worker is running.
+    /// Whether the worker has been spawned (requests can be sent).
     pub ready: RwSignal<bool>,
+    /// Whether the worker has loaded and answered (its first report).
+    pub running: RwSignal<bool>,
 }
 
 impl EngineClient {
@@ -35,6 +37,7 @@ impl EngineClient {
             next_job: StoredValue::new(1),
             update: RwSignal::new(None),
             ready: RwSignal::new(false),
+            running: RwSignal::new(false),
         };
         Effect::new(move |_| client.spawn());
         client
@@ -46,9 +49,14 @@ impl EngineClient {
         if self.bridge.with_value(Option::is_some) {
             return;
         }
-        let update = self.update;
+        let (update, running) = (self.update, self.running);
         let bridge = super::worker::EngineWorker::spawner()
-            .callback(move |u| update.set(Some(u)))
+            .callback(move |u| {
+                if !running.get_untracked() {
+                    running.set(true);
+                }
+                update.set(Some(u));
+            })
             .with_loader(true)
             .as_module(true)
             .spawn("/engine-worker.js");

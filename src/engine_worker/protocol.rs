@@ -43,6 +43,8 @@ pub enum EngineRequest {
 /// What the worker reports.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum EngineUpdate {
+    /// The worker has loaded and takes requests.
+    Started,
     /// The analysis so far; `done` when the search will not go on.
     Analysis { job: u64, analysis: Analysis, playouts_per_second: f64, done: bool },
     /// Progress of a move search.

@@ -95,6 +95,12 @@ impl Worker for EngineWorker {
         EngineWorker { job: None, previous: None, slice: 500 }
     }
 
+    // Loading the WASM bundle inside the worker takes a moment on a cold
+    // start; telling the page when it is done lets it say so.
+    fn connected(&mut self, scope: &WorkerScope<Self>, who: HandlerId) {
+        scope.respond(who, EngineUpdate::Started);
+    }
+
     fn received(&mut self, scope: &WorkerScope<Self>, request: EngineRequest, who: HandlerId) {
         if let Some(job) = self.job.take() {
             self.previous = Some((job.spec, job.searcher));

@@ -283,7 +283,7 @@ pub fn AnalysisPage() -> impl IntoView {
                         <button type="button" data-testid="restore-main-line" on:click=restore>"Back to the game"</button>
                     </p>
                 </Show>
-                <EnginePanel latest shown />
+                <EnginePanel latest shown running=live.running />
                 <p class="speed-test">
                     <button type="button" data-testid="measure-speed" on:click=measure>"Measure engine speed"</button>
                     " "
@@ -316,11 +316,22 @@ fn typing_target(ev: &leptos::ev::KeyboardEvent) -> bool {
 
 /// The engine's view of the shown position.
 #[component]
-fn EnginePanel(latest: RwSignal<Option<(Analysis, f64)>>, shown: Memo<Game>) -> impl IntoView {
+fn EnginePanel(latest: RwSignal<Option<(Analysis, f64)>>, shown: Memo<Game>, running: RwSignal<bool>) -> impl IntoView {
     let size = move || shown.with(|g| g.size());
     view! {
-        <section class="engine-panel" aria-label="Engine">
+        <section
+            class="engine-panel"
+            aria-label="Engine"
+            data-testid="engine-panel"
+            data-engine=move || if running.get() { "running" } else { "starting" }
+        >
             <h2 class="box-title">"Engine"</h2>
+            <Show when=move || !running.get()>
+                <p class="engine-starting" role="status">
+                    <span class="spinner" aria-hidden="true"></span>
+                    " Starting the engine…"
+                </p>
+            </Show>
             <p class="engine-summary">
                 <span data-testid="engine-playouts">
                     {move || latest.get().map(|(a, _)| a.playouts.to_string()).unwrap_or_else(|| "0".into())}
