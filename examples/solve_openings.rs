@@ -1,6 +1,6 @@
 //! `cargo run --release --example solve_openings -- N [BUDGET] [-v]`:
 //! classify every opening of an N×N board with the solver and print the
-//! map; with `-v`, also each opening's verdict and time as it is found.
+//! map; with `-v`, also each opening's verdict, time and positions.
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -10,13 +10,13 @@ fn main() {
     let budget: u64 = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(2_000_000);
     let results = hexarena::engine::bench::solve_openings(n, budget);
     if verbose {
-        for (cell, red_wins, seconds) in &results {
-            let verdict = match red_wins {
+        for r in &results {
+            let verdict = match r.red_wins {
                 Some(true) => "Red wins",
                 Some(false) => "Red loses",
                 None => "unknown",
             };
-            println!("{cell:>4}  {verdict:<9}  {seconds:6.2} s");
+            println!("{:>4}  {verdict:<9}  {:6.2} s  {:>8} positions", r.cell, r.seconds, r.positions);
         }
     }
     print!("{}", hexarena::engine::bench::openings_report(n, budget, &results));

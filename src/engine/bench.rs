@@ -159,10 +159,10 @@ pub fn report(quick: bool) -> String {
 }
 
 /// Solves every opening of an `n`×`n` board (Red's first stone, Blue to
-/// move) within `budget` nodes each, one search after another sharing a
-/// table (as [`super::solver::solve_each`]), returning for each opening,
-/// row by row, the verdict for Red and the seconds it took.
-pub fn solve_openings(n: u8, budget: u64) -> Vec<(super::Cell, Option<bool>, f64)> {
+/// move) within `budget` positions each, one search after another sharing
+/// a table (as [`super::solver::solve_each`]), returning for each opening,
+/// row by row, the verdict for Red, the seconds and the positions it took.
+pub fn solve_openings(n: u8, budget: u64) -> Vec<OpeningResult> {
     use super::solver::{Verdict, solve_each};
     let empty = super::Position::new(n).unwrap_or_else(|_| unreachable!("bench sizes are valid"));
     let mut results = Vec::new();
@@ -173,12 +173,24 @@ pub fn solve_openings(n: u8, budget: u64) -> Vec<(super::Cell, Option<bool>, f64
             Verdict::Win(_) => Some(false),
             Verdict::Unknown => None,
         };
-        results.push((cell, red_wins, start.elapsed().as_secs_f64()));
+        results.push(OpeningResult { cell, red_wins, seconds: start.elapsed().as_secs_f64(), positions: s.nodes });
         start = Instant::now();
     });
     // Solved from the centre out; reported row by row.
-    results.sort_by_key(|(cell, _, _)| (cell.r, cell.q));
+    results.sort_by_key(|r| (r.cell.r, r.cell.q));
     results
+}
+
+/// One opening of [`solve_openings`].
+#[derive(Clone, Copy, Debug)]
+pub struct OpeningResult {
+    pub cell: super::Cell,
+    /// Whether Red's first stone there wins; `None` when the budget ran out.
+    pub red_wins: Option<bool>,
+    pub seconds: f64,
+    /// Positions the solver expanded for it: unlike the time, the same on
+    /// every machine and every run, so two versions compare exactly.
+    pub positions: u64,
 }
 
 /// A text summary of [`solve_openings`]: the board of results (R: Red's
@@ -188,18 +200,20 @@ pub fn solver_report(n: u8, budget: u64) -> String {
 }
 
 /// The text of [`solver_report`] for results already found.
-pub fn openings_report(n: u8, budget: u64, results: &[(super::Cell, Option<bool>, f64)]) -> String {
-    let total: f64 = results.iter().map(|r| r.2).sum();
-    let max = results.iter().map(|r| r.2).fold(0.0, f64::max);
-    let solved = results.iter().filter(|r| r.1.is_some()).count();
+pub fn openings_report(n: u8, budget: u64, results: &[OpeningResult]) -> String {
+    let total: f64 = results.iter().map(|r| r.seconds).sum();
+    let max = results.iter().map(|r| r.seconds).fold(0.0, f64::max);
+    let positions: u64 = results.iter().map(|r| r.positions).sum();
+    let solved = results.iter().filter(|r| r.red_wins.is_some()).count();
     let mut out = format!(
-        "{n}x{n} openings: {solved}/{} classified in {total:.1} s (slowest {max:.1} s), budget {budget} nodes each\n",
+        "{n}x{n} openings: {solved}/{} classified in {total:.1} s and {positions} positions (slowest {max:.1} s), \
+         budget {budget} positions each\n",
         results.len()
     );
     for r in 0..n {
         out.push_str(&" ".repeat(r as usize));
         for q in 0..n {
-            let glyph = match results[r as usize * n as usize + q as usize].1 {
+            let glyph = match results[r as usize * n as usize + q as usize].red_wins {
                 Some(true) => 'R',
                 Some(false) => 'b',
                 None => '?',
@@ -213,8 +227,8 @@ pub fn openings_report(n: u8, budget: u64, results: &[(super::Cell, Option<bool>
         let wrong: Vec<String> = results
             .iter()
             .zip(known.iter().flat_map(|row| row.chars()))
-            .filter(|((_, got, _), expected)| got.is_some_and(|red_wins| red_wins != (*expected == 'R')))
-            .map(|((cell, _, _), _)| cell.to_string())
+            .filter(|(got, expected)| got.red_wins.is_some_and(|red_wins| red_wins != (*expected == 'R')))
+            .map(|(got, _)| got.cell.to_string())
             .collect();
         if wrong.is_empty() {
             out.push_str(&format!("all {solved} classified openings agree with the published results\n"));
