@@ -194,7 +194,7 @@ pub struct OpeningResult {
 }
 
 /// A text summary of [`solve_openings`]: the board of results (R: Red's
-/// opening wins, b: it loses, ?: unknown) and the time.
+/// opening wins, b: it loses, ?: unknown), the time and the positions.
 pub fn solver_report(n: u8, budget: u64) -> String {
     openings_report(n, budget, &solve_openings(n, budget))
 }

@@ -327,7 +327,7 @@ fn EnginePanel(latest: RwSignal<Option<(Analysis, f64)>>, shown: Memo<Game>, run
         >
             <h2 class="box-title">"Engine"</h2>
             <Show when=move || !running.get()>
-                <p class="engine-starting" role="status">
+                <p class="thinking engine-starting" role="status">
                     <span class="spinner" aria-hidden="true"></span>
                     " Starting the engine…"
                 </p>
