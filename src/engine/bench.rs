@@ -274,6 +274,19 @@ mod tests {
     }
 
     #[test]
+    fn the_positions_of_a_map_are_the_same_on_every_run_and_add_up_in_the_report() {
+        // What makes two versions of the solver comparable on a busy
+        // machine: the positions, unlike the seconds, never vary.
+        let (first, second) = (solve_openings(4, 100_000), solve_openings(4, 100_000));
+        let counts = |rs: &[OpeningResult]| rs.iter().map(|r| (r.cell, r.positions)).collect::<Vec<_>>();
+        assert_eq!(counts(&first), counts(&second));
+        let total: u64 = first.iter().map(|r| r.positions).sum();
+        assert!(total > 0, "{:?}", counts(&first));
+        let report = openings_report(4, 100_000, &first);
+        assert!(report.contains(&format!(" and {total} positions ")), "{report}");
+    }
+
+    #[test]
     #[cfg_attr(debug_assertions, ignore = "a minute unoptimised; scripts/test.sh runs it in release")]
     fn every_six_by_six_opening_is_classified_as_published() {
         let report = solver_report(6, 2_000_000);
