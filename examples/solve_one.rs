@@ -1,9 +1,13 @@
-//! `cargo run --release --example solve_one -- N CELLS [BUDGET]`: prove
-//! the position after CELLS (moves in turn, comma-separated, Red first) on
-//! an N×N board, or the empty board with `-`.
+//! `cargo run --release --example solve_one -- N CELLS [BUDGET] [--each]`:
+//! prove the position after CELLS (moves in turn, comma-separated, Red
+//! first) on an N×N board, or the empty board with `-`. With `--each`,
+//! prove the position after every reply instead, one after another with
+//! one table, and print what each cost: where a proof's positions go.
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let each = args.iter().any(|a| a == "--each");
+    let mut args = args.into_iter().filter(|a| a != "--each");
     let n: u8 = args.next().and_then(|a| a.parse().ok()).unwrap_or(6);
     let cell = args.next().unwrap_or_else(|| "-".into());
     let budget: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000_000);
@@ -21,6 +25,22 @@ fn main() {
         }
     }
     let start = std::time::Instant::now();
+    if each {
+        let (mut total, mut last) = (0, std::time::Instant::now());
+        hexarena::engine::solver::solve_each(&p, budget, |reply, s| {
+            let verdict = match s.verdict {
+                // Verdicts are for the side to move after the reply.
+                hexarena::engine::solver::Verdict::Win(_) => "reply loses",
+                hexarena::engine::solver::Verdict::Loss => "reply wins",
+                hexarena::engine::solver::Verdict::Unknown => "unknown",
+            };
+            println!("{reply:>4}  {verdict:<11}  {:>9} positions  {:6.2} s", s.nodes, last.elapsed().as_secs_f64());
+            total += s.nodes;
+            last = std::time::Instant::now();
+        });
+        println!("{n}x{n} after {cell}: every reply in {total} positions, {:.1} s", start.elapsed().as_secs_f64());
+        return;
+    }
     let s = hexarena::engine::solver::solve(&p, budget);
     let within = s.winner_stones.map(|k| format!(", winner needs at most {k} more stones")).unwrap_or_default();
     println!(
