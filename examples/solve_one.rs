@@ -26,18 +26,16 @@ fn main() {
     }
     let start = std::time::Instant::now();
     if each {
-        let (mut total, mut last) = (0, std::time::Instant::now());
-        hexarena::engine::solver::solve_each(&p, budget, |reply, s| {
-            let verdict = match s.verdict {
-                // Verdicts are for the side to move after the reply.
-                hexarena::engine::solver::Verdict::Win(_) => "reply loses",
-                hexarena::engine::solver::Verdict::Loss => "reply wins",
-                hexarena::engine::solver::Verdict::Unknown => "unknown",
+        let results = hexarena::engine::bench::solve_replies(&p, budget);
+        for r in &results {
+            let verdict = match r.wins {
+                Some(true) => "reply wins",
+                Some(false) => "reply loses",
+                None => "unknown",
             };
-            println!("{reply:>4}  {verdict:<11}  {:>9} positions  {:6.2} s", s.nodes, last.elapsed().as_secs_f64());
-            total += s.nodes;
-            last = std::time::Instant::now();
-        });
+            println!("{:>4}  {verdict:<11}  {:>9} positions  {:6.2} s", r.cell, r.positions, r.seconds);
+        }
+        let total: u64 = results.iter().map(|r| r.positions).sum();
         println!("{n}x{n} after {cell}: every reply in {total} positions, {:.1} s", start.elapsed().as_secs_f64());
         return;
     }

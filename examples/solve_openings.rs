@@ -11,7 +11,7 @@ fn main() {
     let results = hexarena::engine::bench::solve_openings(n, budget);
     if verbose {
         for r in &results {
-            let verdict = match r.red_wins {
+            let verdict = match r.wins {
                 Some(true) => "Red wins",
                 Some(false) => "Red loses",
                 None => "unknown",

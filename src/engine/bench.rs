@@ -163,30 +163,39 @@ pub fn report(quick: bool) -> String {
 /// a table (as [`super::solver::solve_each`]), returning for each opening,
 /// row by row, the verdict for Red, the seconds and the positions it took.
 pub fn solve_openings(n: u8, budget: u64) -> Vec<OpeningResult> {
-    use super::solver::{Verdict, solve_each};
     let empty = super::Position::new(n).unwrap_or_else(|_| unreachable!("bench sizes are valid"));
-    let mut results = Vec::new();
-    let mut start = Instant::now();
-    solve_each(&empty, budget, |cell, s| {
-        let red_wins = match s.verdict {
-            Verdict::Loss => Some(true),
-            Verdict::Win(_) => Some(false),
-            Verdict::Unknown => None,
-        };
-        results.push(OpeningResult { cell, red_wins, seconds: start.elapsed().as_secs_f64(), positions: s.nodes });
-        start = Instant::now();
-    });
+    let mut results = solve_replies(&empty, budget);
     // Solved from the centre out; reported row by row.
     results.sort_by_key(|r| (r.cell.r, r.cell.q));
     results
 }
 
-/// One opening of [`solve_openings`].
+/// As [`solve_openings`] for every move of the side to move in `position`,
+/// in the order they were solved (from the centre out).
+pub fn solve_replies(position: &super::Position, budget: u64) -> Vec<OpeningResult> {
+    use super::solver::{Verdict, solve_each};
+    let mut results = Vec::new();
+    let mut start = Instant::now();
+    solve_each(position, budget, |cell, s| {
+        // The verdict is for the side to move after the move.
+        let wins = match s.verdict {
+            Verdict::Loss => Some(true),
+            Verdict::Win(_) => Some(false),
+            Verdict::Unknown => None,
+        };
+        results.push(OpeningResult { cell, wins, seconds: start.elapsed().as_secs_f64(), positions: s.nodes });
+        start = Instant::now();
+    });
+    results
+}
+
+/// One opening of [`solve_openings`] (one move of [`solve_replies`]).
 #[derive(Clone, Copy, Debug)]
 pub struct OpeningResult {
     pub cell: super::Cell,
-    /// Whether Red's first stone there wins; `None` when the budget ran out.
-    pub red_wins: Option<bool>,
+    /// Whether the move there wins for the side that plays it (Red, for an
+    /// opening); `None` when the budget ran out.
+    pub wins: Option<bool>,
     pub seconds: f64,
     /// Positions the solver expanded for it: unlike the time, the same on
     /// every machine and every run, so two versions compare exactly.
@@ -204,7 +213,7 @@ pub fn openings_report(n: u8, budget: u64, results: &[OpeningResult]) -> String 
     let total: f64 = results.iter().map(|r| r.seconds).sum();
     let max = results.iter().map(|r| r.seconds).fold(0.0, f64::max);
     let positions: u64 = results.iter().map(|r| r.positions).sum();
-    let solved = results.iter().filter(|r| r.red_wins.is_some()).count();
+    let solved = results.iter().filter(|r| r.wins.is_some()).count();
     let mut out = format!(
         "{n}x{n} openings: {solved}/{} classified in {total:.1} s and {positions} positions (slowest {max:.1} s), \
          budget {budget} positions each\n",
@@ -213,7 +222,7 @@ pub fn openings_report(n: u8, budget: u64, results: &[OpeningResult]) -> String 
     for r in 0..n {
         out.push_str(&" ".repeat(r as usize));
         for q in 0..n {
-            let glyph = match results[r as usize * n as usize + q as usize].red_wins {
+            let glyph = match results[r as usize * n as usize + q as usize].wins {
                 Some(true) => 'R',
                 Some(false) => 'b',
                 None => '?',
@@ -227,7 +236,7 @@ pub fn openings_report(n: u8, budget: u64, results: &[OpeningResult]) -> String 
         let wrong: Vec<String> = results
             .iter()
             .zip(known.iter().flat_map(|row| row.chars()))
-            .filter(|(got, expected)| got.red_wins.is_some_and(|red_wins| red_wins != (*expected == 'R')))
+            .filter(|(got, expected)| got.wins.is_some_and(|wins| wins != (*expected == 'R')))
             .map(|(got, _)| got.cell.to_string())
             .collect();
         if wrong.is_empty() {
@@ -271,6 +280,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn replies_are_judged_for_the_side_that_plays_them() {
+        // Red's centre wins 3×3: every Blue reply loses. After Red's a1
+        // (lost on 3×3), Blue has winning replies, and b2 is one of them.
+        let mut p = super::super::Position::new(3).unwrap();
+        p.play(super::super::Cell::parse("b2", 3).unwrap()).unwrap();
+        let after_centre = solve_replies(&p, 10_000);
+        assert_eq!(after_centre.len(), 8);
+        assert!(after_centre.iter().all(|r| r.wins == Some(false)), "{after_centre:?}");
+        let mut p = super::super::Position::new(3).unwrap();
+        p.play(super::super::Cell::parse("a1", 3).unwrap()).unwrap();
+        let after_corner = solve_replies(&p, 10_000);
+        let b2 = after_corner.iter().find(|r| r.cell.to_string() == "b2").unwrap();
+        assert_eq!(b2.wins, Some(true));
     }
 
     #[test]
