@@ -622,8 +622,13 @@ impl<B: Bits> Solver<B> {
         for &(c, k, _) in &children {
             self.after_child(c, k, &mut open, &mut lost);
         }
+        // The children's numbers, read from the table once and then kept
+        // here: only the child just searched (and its turned twin, which
+        // shares its entry) can change while this position is searched,
+        // as every other position below it has more stones.
+        let mut numbers: Vec<(u32, u32)> = children.iter().map(|&(_, k, init)| self.lookup(k.table(), init)).collect();
         loop {
-            let (phi, delta, best, best_child_phi, second_delta) = self.summarise(&children, open);
+            let (phi, delta, best, best_child_phi, second_delta) = summarise(&children, &numbers, open);
             if phi == 0 || delta == 0 {
                 let stones = self.winner_stones(&e, &children, phi == 0);
                 let proof = if phi == 0 {
@@ -651,7 +656,12 @@ impl<B: Bits> Solver<B> {
             let mut child = e.reduced;
             child.play(cell as usize);
             let quiet = e.quiet.filter(|q| q.must.has(cell as usize));
-            self.mid(&child, child_key, child_phi_max, child_delta_max, quiet);
+            let searched = self.mid(&child, child_key, child_phi_max, child_delta_max, quiet);
+            for (slot, &(_, k, _)) in numbers.iter_mut().zip(&children) {
+                if k.table() == child_key.table() {
+                    *slot = searched;
+                }
+            }
             self.after_child(cell, child_key, &mut open, &mut lost);
         }
     }
@@ -682,30 +692,6 @@ impl<B: Bits> Solver<B> {
     fn turn(&self, x: B) -> B {
         let last = self.cells - 1;
         x.ones().fold(B::zero(), |acc, i| acc | B::single(last - i))
-    }
-
-    /// Our (phi, delta) from the children's table entries, the index of the
-    /// child to search (smallest child delta), that child's phi, and the
-    /// second smallest child delta.
-    fn summarise(&self, children: &[(u16, Key, (u32, u32))], open: B) -> (u32, u32, usize, u32, u32) {
-        let mut phi = INF;
-        let mut delta: u32 = 0;
-        let mut best = 0;
-        let mut best_phi = 0;
-        let mut second = INF;
-        for (i, &(_, k, init)) in children.iter().enumerate().filter(|(_, c)| open.has(c.0 as usize)) {
-            let (c_phi, c_delta) = self.lookup(k.table(), init);
-            delta = delta.saturating_add(c_phi).min(INF);
-            if c_delta < phi {
-                second = phi;
-                phi = c_delta;
-                best = i;
-                best_phi = c_phi;
-            } else if c_delta < second {
-                second = c_delta;
-            }
-        }
-        (phi, delta, best, best_phi, second)
     }
 
     /// The most stones the winner of a position just proved needs: one
@@ -767,6 +753,33 @@ impl<B: Bits> Solver<B> {
         }
         (phi, delta)
     }
+}
+
+/// Our (phi, delta) from the children's numbers (in their own view), the
+/// index of the child to search (smallest child delta), that child's phi,
+/// and the second smallest child delta.
+fn summarise<B: Bits>(
+    children: &[(u16, Key, (u32, u32))],
+    numbers: &[(u32, u32)],
+    open: B,
+) -> (u32, u32, usize, u32, u32) {
+    let mut phi = INF;
+    let mut delta: u32 = 0;
+    let mut best = 0;
+    let mut best_phi = 0;
+    let mut second = INF;
+    for (i, &(c_phi, c_delta)) in numbers.iter().enumerate().filter(|&(i, _)| open.has(children[i].0 as usize)) {
+        delta = delta.saturating_add(c_phi).min(INF);
+        if c_delta < phi {
+            second = phi;
+            phi = c_delta;
+            best = i;
+            best_phi = c_phi;
+        } else if c_delta < second {
+            second = c_delta;
+        }
+    }
+    (phi, delta, best, best_phi, second)
 }
 
 /// Breadth-first from edge `from` to edge `to` where `own` stones cost
