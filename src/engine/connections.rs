@@ -12,7 +12,11 @@
 //! triple, not only the first found: a full connection that avoids a cell
 //! is what decides a position once the opponent takes it). Bridges, the
 //! edge templates of the second and third rows (the ziggurat) and chains of
-//! them fall out of these rules. Each connection also counts the stones
+//! them fall out of these rules, but only from groups: the rules chain
+//! empty cells through groups alone, so the ziggurat of an empty
+//! third-row cell comes from a table ([`TEMPLATES`]). With it, a stone
+//! one row further out holds semis keyed in front of it, which OR into
+//! the fourth-row template. Each connection also counts the stones
 //! that complete it at most (AND adds, a key costs one, OR takes the most
 //! of its semis), which bounds how long a proved win takes. Lists are
 //! bounded, so the search finds many connections, not every one.
@@ -43,6 +47,26 @@ const FULL_LIMIT: usize = 6;
 /// list decides what the opponent must play).
 const SEMI_LIMIT: usize = 10;
 const EDGE_SEMI_LIMIT: usize = 24;
+
+/// An edge template the rules above cannot derive when its anchor is an
+/// empty cell (they chain empty cells only through groups): the cells it
+/// needs, as (dq, dr) steps from the anchor towards an edge `depth` rows
+/// beyond it (the edge touches row `depth`), and the most stones that
+/// complete it. Each is checked by brute force in the tests.
+struct Template {
+    depth: i32,
+    need: u32,
+    cells: &'static [(i32, i32)],
+}
+
+/// The ziggurat (third row) in its two mirror images. With it an empty
+/// cell on the third row counts as joined to the edge, so a group beside
+/// it holds a semi connection keyed there; two or three such threats OR
+/// into the fourth-row templates.
+const TEMPLATES: [Template; 2] = [
+    Template { depth: 2, need: 3, cells: &[(1, 0), (-1, 1), (0, 1), (1, 1), (-2, 2), (-1, 2), (0, 2), (1, 2)] },
+    Template { depth: 2, need: 3, cells: &[(-1, 0), (-2, 1), (-1, 1), (0, 1), (-3, 2), (-2, 2), (-1, 2), (0, 2)] },
+];
 
 /// The connections between two ends: carriers with the stones they need,
 /// semis with their keys.
@@ -99,6 +123,9 @@ pub struct Connections<B: Bits> {
     /// Scratch: the full connections one new semi makes with its pair's
     /// others.
     ors: Vec<(B, u32)>,
+    /// [`TEMPLATES`] placed on the board, by colour (Red, Blue) and anchor
+    /// cell: (edge end, carrier, need).
+    anchored: [Vec<Vec<(u16, B, u32)>>; 2],
 }
 
 impl<B: Bits> Connections<B> {
@@ -133,6 +160,7 @@ impl<B: Bits> Connections<B> {
             done: false,
             truncated: false,
             ors: Vec::new(),
+            anchored: [anchored(n, Color::Red), anchored(n, Color::Blue)],
         }
     }
 
@@ -167,6 +195,16 @@ impl<B: Bits> Connections<B> {
         for (g, around) in seeds {
             for i in around.ones() {
                 self.add_full(g, self.end_of_cell(i), B::zero(), 0);
+            }
+        }
+        let colour_index = usize::from(colour == Color::Blue);
+        let free = empty | own;
+        for x in empty.ones() {
+            for k in 0..self.anchored[colour_index][x].len() {
+                let (edge, carrier, need) = self.anchored[colour_index][x][k];
+                if (carrier & !free).is_zero() {
+                    self.add_full(edge, self.end_of_cell(x), carrier & empty, need);
+                }
             }
         }
         self.stop_at_semi = any_semi;
@@ -427,6 +465,47 @@ impl<B: Bits> Connections<B> {
     }
 }
 
+/// Every placement of [`TEMPLATES`] that fits on an `n`×`n` board, for
+/// `colour`: by anchor cell, (edge end, carrier, need).
+fn anchored<B: Bits>(n: u8, colour: Color) -> Vec<Vec<(u16, B, u32)>> {
+    let size = i32::from(n);
+    let mut out = vec![Vec::new(); size as usize * size as usize];
+    for (index, slot) in out.iter_mut().enumerate() {
+        let (q, r) = ((index % n as usize) as i32, (index / n as usize) as i32);
+        for t in &TEMPLATES {
+            // Towards the second edge the steps apply as they are (Blue's
+            // bottom) or transposed (Red's right); towards the first,
+            // turned half a turn.
+            for edge in 0..2u16 {
+                let (along, across) = match (colour, edge) {
+                    (Color::Blue, 1) => (q, r),
+                    (Color::Blue, _) => (q, r),
+                    (Color::Red, _) => (r, q),
+                };
+                let needed = if edge == 1 { size - 1 - t.depth } else { t.depth };
+                if across != needed {
+                    continue;
+                }
+                let sign = if edge == 1 { 1 } else { -1 };
+                let mut carrier = B::zero();
+                let fits = t.cells.iter().all(|&(dq, dr)| {
+                    let (a, c) = (along + sign * dq, across + sign * dr);
+                    let inside = (0..size).contains(&a) && (0..size).contains(&c);
+                    if inside {
+                        let (cq, cr) = if colour == Color::Blue { (a, c) } else { (c, a) };
+                        carrier = carrier | B::single((cr * size + cq) as usize);
+                    }
+                    inside
+                });
+                if fits {
+                    slot.push((edge, carrier, t.need));
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -509,6 +588,73 @@ mod tests {
         }
         let after = c.edge_link(Color::Red, red, m.board & !red & !blue & !f4, true);
         assert!(matches!(after, EdgeLink::Semi { .. }), "{after:?}");
+    }
+
+    /// The most stones `colour` needs to join `anchor` (its stone) to its
+    /// edge `edge` within `carrier`, the opponent moving first and owning
+    /// every other cell; `None` when the opponent cuts it.
+    fn stones_to_join(m: &Masks<u64>, colour: Color, edge: u16, anchor: usize, carrier: u64) -> Option<u32> {
+        fn go(m: &Masks<u64>, target: u64, anchor: u64, own: u64, empty: u64, cutter: bool) -> Option<u32> {
+            if !(m.flood(anchor, own) & target).is_zero() {
+                return Some(0);
+            }
+            if (m.flood(anchor, own | empty) & target).is_zero() {
+                return None;
+            }
+            let mut best = None;
+            for i in empty.ones() {
+                let rest = empty & !(1 << i);
+                if cutter {
+                    let k = go(m, target, anchor, own, rest, false)?;
+                    best = Some(best.map_or(k, |b: u32| b.max(k)));
+                } else if let Some(k) = go(m, target, anchor, own | 1 << i, rest, true) {
+                    best = Some(best.map_or(k + 1, |b: u32| b.min(k + 1)));
+                }
+            }
+            best
+        }
+        let target = match (colour, edge) {
+            (Color::Red, 0) => m.left,
+            (Color::Red, _) => m.right,
+            (Color::Blue, 0) => m.top,
+            (Color::Blue, _) => m.bottom,
+        };
+        go(m, target, 1 << anchor, 1 << anchor, carrier, true)
+    }
+
+    #[test]
+    fn every_placed_template_holds_by_brute_force() {
+        for n in 3..=8u8 {
+            let m = Masks::<u64>::new(n);
+            for colour in [Color::Red, Color::Blue] {
+                let mut placed = 0;
+                for (anchor, templates) in anchored::<u64>(n, colour).into_iter().enumerate() {
+                    for (edge, carrier, need) in templates {
+                        assert!(!carrier.has(anchor));
+                        let stones = stones_to_join(&m, colour, edge, anchor, carrier);
+                        assert!(
+                            stones.is_some_and(|k| k <= need),
+                            "{colour:?} {n}x{n} anchor {} edge {edge}: {stones:?} > {need}",
+                            Cell::from_index(anchor, n)
+                        );
+                        placed += 1;
+                    }
+                }
+                // Each side of a board of 5 or more has two mirror images
+                // per third-row cell far enough from the corners.
+                if n >= 5 {
+                    assert!(placed >= 4, "{n}: {placed}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_fourth_row_stone_with_room_below_is_joined() {
+        // Blue's d1–d4 reaches the fourth row from the bottom: the third
+        // row's ziggurats, keyed in front of it, OR into a full connection.
+        let (l, _) = link("7x7 e1 d1 f1 d2 g1 d3 e2 d4", Color::Blue);
+        assert!(matches!(l, EdgeLink::Full { .. }), "{l:?}");
     }
 
     proptest::proptest! {
