@@ -233,15 +233,15 @@ struct Expansion<B: Bits> {
     /// semi connections, its answers that kill vulnerable moves, the
     /// dominators): part of a proof set here when the side to move loses.
     defence: B,
-    /// When the opponent's connection search here ran to the end: its
-    /// empty cells, and the cells every edge semi connection it found
-    /// needs (the whole board when it found none). See [`Solver::assess`].
-    quiet: Option<Quiet<B>>,
+    /// The opponent's connection search here: its empty cells, and the
+    /// cells every edge semi connection it found needs (the whole board
+    /// when it found none). See [`Solver::assess`].
+    quiet: Quiet<B>,
 }
 
-/// A side's connection search that ran to the end and found no full
-/// connection between its edges: what it counted as empty, and the cells
-/// every edge semi connection it found needs.
+/// A side's connection search that found no full connection between its
+/// edges: what it counted as empty, and the cells every edge semi
+/// connection it found needs.
 #[derive(Clone, Copy, Debug)]
 struct Quiet<B> {
     empty: B,
@@ -374,17 +374,19 @@ impl<B: Bits> Solver<B> {
         standing
     }
 
-    /// How `s` stands. `quiet` is the parent's complete search for the side
-    /// to move here, when every edge semi connection it found needs the
-    /// cell the opponent has just taken (the move was in the must-play
-    /// region). With no more empty cells than that search had, the side's
-    /// own search here is not run: it would find nothing (see
-    /// [`Connections::complete`]) unless the cells the side counts as its
-    /// own grew, through dead cells or captured pairs the opponent's stone
-    /// made. That is rare enough (16 finds in 55.6k such searches on 7×7
-    /// c4 and d2) that the search is skipped then too: such a win is only
-    /// found a move later. About half the positions the solver reaches
-    /// skip the search this way.
+    /// How `s` stands. `quiet` is the parent's search for the side to move
+    /// here, when every edge semi connection it found needs the cell the
+    /// opponent has just taken (the move was in the must-play region).
+    /// With no more empty cells than that search had, the side's own
+    /// search here is not run. Had the parent's search run to the end, this
+    /// one would find nothing (see [`Connections::complete`]) unless the
+    /// cells the side counts as its own grew, through dead cells or
+    /// captured pairs the opponent's stone made (16 finds in 55.6k such
+    /// searches on 7×7 c4 and d2). A search cut short by full lists may
+    /// have missed a connection too. Either way the search is skipped: such
+    /// a win is found a move later, by the opponent's search in every
+    /// child. On the 7×7 map, skipping after searches cut short as well
+    /// costs 4% more positions and saves 15% of the time.
     fn assess(&mut self, s: &Stones<B>, quiet: Option<Quiet<B>>) -> Standing<B> {
         let m = self.masks;
         let mover = s.to_move;
@@ -439,7 +441,7 @@ impl<B: Bits> Solver<B> {
             }
             EdgeLink::None => {}
         }
-        let quiet = self.connections.complete().then_some(Quiet { empty, must: their_must });
+        let quiet = Quiet { empty, must: their_must };
         if allowed.is_zero() {
             return Standing::Lost(pruned + pairs[1], fills[1] | defence);
         }
@@ -655,7 +657,7 @@ impl<B: Bits> Solver<B> {
             let child_delta_max = phi_max.min(margin).min(INF - 1);
             let mut child = e.reduced;
             child.play(cell as usize);
-            let quiet = e.quiet.filter(|q| q.must.has(cell as usize));
+            let quiet = e.quiet.must.has(cell as usize).then_some(e.quiet);
             let searched = self.mid(&child, child_key, child_phi_max, child_delta_max, quiet);
             for (slot, &(_, k, _)) in numbers.iter_mut().zip(&children) {
                 if k.table() == child_key.table() {
@@ -933,9 +935,10 @@ mod tests {
             let (a, b) = (with.solve_root(&root), without.solve_root(&root));
             assert_ne!(a.verdict, Verdict::Unknown, "{n}x{n} after {moves}");
             assert_eq!(a.verdict, b.verdict, "{n}x{n} after {moves}");
-            // A win the skip delays shows one move later: a handful of
-            // positions more, never a different search.
-            assert!(a.nodes.abs_diff(b.nodes) * 200 <= b.nodes, "{n}x{n} after {moves}: {} vs {}", a.nodes, b.nodes);
+            // A win the skip delays shows one move later: a few percent
+            // more positions (after searches cut short, which may have
+            // missed a connection), never another verdict.
+            assert!(a.nodes.abs_diff(b.nodes) * 10 <= b.nodes, "{n}x{n} after {moves}: {} vs {}", a.nodes, b.nodes);
             assert_eq!(without.quiet_skips, 0);
             skipped += with.quiet_skips;
         }
