@@ -488,10 +488,6 @@ impl<B: Bits> Solver<B> {
         (out, pattern)
     }
 
-    fn lookup(&self, key: u64, init: (u32, u32)) -> (u32, u32) {
-        self.table.get(&key).map_or(init, |e| (e.phi, e.delta))
-    }
-
     /// Stones `colour` still needs to join its edges if the opponent never
     /// played again: a cheap estimate of how hard its win is to prove.
     fn distance(&self, s: &Stones<B>, colour: Color) -> u32 {
@@ -598,43 +594,42 @@ impl<B: Bits> Solver<B> {
         // prove a win for. Known children keep their table entries.
         let (our_distance, our_path) = self.shortest(&e.reduced, s.to_move);
         let (their_distance, their_path) = self.shortest(&e.reduced, s.to_move.opponent());
-        let children: Vec<(u16, Key, (u32, u32))> = e
-            .moves
-            .iter()
-            .map(|&c| {
-                let child_key = self.child_key(e.key, &e.reduced, c);
-                if self.table.contains_key(&child_key.table()) {
-                    return (c, child_key, (1, 1));
-                }
-                let us = our_distance - u32::from(our_path.has(c as usize));
-                // Only a stone on one of their shortest paths can lengthen it.
-                let them = if their_path.has(c as usize) {
-                    let mut child = e.reduced;
-                    child.play(c as usize);
-                    self.distance(&child, child.to_move)
-                } else {
-                    their_distance
-                };
-                (c, child_key, (them.max(1), us.max(1)))
-            })
-            .collect();
-        // Moves not yet known to lose, and the proof sets of those that do.
-        let mut open = children.iter().fold(B::zero(), |acc, &(c, _, _)| acc | B::single(c as usize));
-        let mut lost = e.fills[1] | e.defence;
-        for &(c, k, _) in &children {
-            self.after_child(c, k, &mut open, &mut lost);
+        // Each child's table entry is read once, here, and then kept: only
+        // the child just searched (and its turned twin, which shares its
+        // entry) can change while this position is searched, as every
+        // other position below it has more stones.
+        let mut children: Vec<(u16, Key)> = Vec::with_capacity(e.moves.len());
+        let mut entries: Vec<Entry> = Vec::with_capacity(e.moves.len());
+        for &c in e.moves.iter() {
+            let child_key = self.child_key(e.key, &e.reduced, c);
+            children.push((c, child_key));
+            if let Some(&known) = self.table.get(&child_key.table()) {
+                entries.push(known);
+                continue;
+            }
+            let us = our_distance - u32::from(our_path.has(c as usize));
+            // Only a stone on one of their shortest paths can lengthen it.
+            let them = if their_path.has(c as usize) {
+                let mut child = e.reduced;
+                child.play(c as usize);
+                self.distance(&child, child.to_move)
+            } else {
+                their_distance
+            };
+            entries.push(Entry { phi: them.max(1), delta: us.max(1), stones: 0 });
         }
-        // The children's numbers, read from the table once and then kept
-        // here: only the child just searched (and its turned twin, which
-        // shares its entry) can change while this position is searched,
-        // as every other position below it has more stones.
-        let mut numbers: Vec<(u32, u32)> = children.iter().map(|&(_, k, init)| self.lookup(k.table(), init)).collect();
+        // Moves not yet known to lose, and the proof sets of those that do.
+        let mut open = children.iter().fold(B::zero(), |acc, &(c, _)| acc | B::single(c as usize));
+        let mut lost = e.fills[1] | e.defence;
+        for (&(c, k), entry) in children.iter().zip(&entries) {
+            self.after_child(c, k, *entry, &mut open, &mut lost);
+        }
         loop {
-            let (phi, delta, best, best_child_phi, second_delta) = summarise(&children, &numbers, open);
+            let (phi, delta, best, best_child_phi, second_delta) = summarise(&children, &entries, open);
             if phi == 0 || delta == 0 {
-                let stones = self.winner_stones(&e, &children, phi == 0);
+                let stones = winner_stones(&e, &entries, phi == 0);
                 let proof = if phi == 0 {
-                    let (c, k, _) = children[best];
+                    let (c, k) = children[best];
                     e.fills[0] | B::single(c as usize) | self.proof_of(k)
                 } else {
                     lost
@@ -647,7 +642,7 @@ impl<B: Bits> Solver<B> {
             if phi >= phi_max || delta >= delta_max || self.nodes >= self.budget {
                 return self.store(key, (phi, delta), 0, B::zero());
             }
-            let (cell, child_key, _) = children[best];
+            let (cell, child_key) = children[best];
             // The child's own numbers are (its phi, its delta) = (our delta
             // share, our phi); pass thresholds in the child's view. The
             // 1 + ε margin over the second-best child keeps the search from
@@ -658,21 +653,25 @@ impl<B: Bits> Solver<B> {
             let mut child = e.reduced;
             child.play(cell as usize);
             let quiet = e.quiet.must.has(cell as usize).then_some(e.quiet);
-            let searched = self.mid(&child, child_key, child_phi_max, child_delta_max, quiet);
-            for (slot, &(_, k, _)) in numbers.iter_mut().zip(&children) {
+            let (phi, delta) = self.mid(&child, child_key, child_phi_max, child_delta_max, quiet);
+            let proved = phi == 0 || delta == 0;
+            let stones = if proved { self.table.get(&child_key.table()).map_or(0, |c| c.stones) } else { 0 };
+            let searched = Entry { phi, delta, stones };
+            for (slot, &(_, k)) in entries.iter_mut().zip(&children) {
                 if k.table() == child_key.table() {
                     *slot = searched;
                 }
             }
-            self.after_child(cell, child_key, &mut open, &mut lost);
+            self.after_child(cell, child_key, searched, &mut open, &mut lost);
         }
     }
 
-    /// If the move to `cell` (whose child has `key`) is proved to lose,
+    /// If the move to `cell` (whose child has `key` and `entry`) is proved
+    /// to lose,
     /// so does every move outside the winner's proof set there: `open`
     /// keeps only moves inside it, and `lost` gathers the proof sets.
-    fn after_child(&self, cell: u16, key: Key, open: &mut B, lost: &mut B) {
-        if !open.has(cell as usize) || self.table.get(&key.table()).is_none_or(|c| c.phi != 0) {
+    fn after_child(&self, cell: u16, key: Key, entry: Entry, open: &mut B, lost: &mut B) {
+        if !open.has(cell as usize) || entry.phi != 0 {
             return;
         }
         let proof = self.proof_of(key);
@@ -694,22 +693,6 @@ impl<B: Bits> Solver<B> {
     fn turn(&self, x: B) -> B {
         let last = self.cells - 1;
         x.ones().fold(B::zero(), |acc, i| acc | B::single(last - i))
-    }
-
-    /// The most stones the winner of a position just proved needs: one
-    /// more than after its best winning move, or, for a loss, the most
-    /// over every move (those left out included); plus an answer for each
-    /// captured pair filled for the winner here.
-    fn winner_stones(&self, e: &Expansion<B>, children: &[(u16, Key, (u32, u32))], won: bool) -> u32 {
-        let child = |k: &Key| self.table.get(&k.table()).copied();
-        if won {
-            let best =
-                children.iter().filter_map(|(_, k, _)| child(k)).filter(|c| c.delta == 0).map(|c| c.stones).min();
-            1 + best.unwrap_or(0) + e.pairs[0]
-        } else {
-            let worst = children.iter().filter_map(|(_, k, _)| child(k)).map(|c| c.stones).max();
-            (worst.unwrap_or(0) + u32::from(e.vulnerable)).max(e.pruned) + e.pairs[1]
-        }
     }
 
     /// A smaller proof set for `s`, proved won (or lost) for its side to
@@ -757,20 +740,32 @@ impl<B: Bits> Solver<B> {
     }
 }
 
+/// The most stones the winner of a position just proved needs: one
+/// more than after its best winning move, or, for a loss, the most
+/// over every move (those left out included); plus an answer for each
+/// captured pair filled for the winner here.
+fn winner_stones<B: Bits>(e: &Expansion<B>, entries: &[Entry], won: bool) -> u32 {
+    if won {
+        let best = entries.iter().filter(|c| c.delta == 0).map(|c| c.stones).min();
+        1 + best.unwrap_or(0) + e.pairs[0]
+    } else {
+        let worst = entries.iter().filter(|c| c.phi == 0).map(|c| c.stones).max();
+        (worst.unwrap_or(0) + u32::from(e.vulnerable)).max(e.pruned) + e.pairs[1]
+    }
+}
+
 /// Our (phi, delta) from the children's numbers (in their own view), the
 /// index of the child to search (smallest child delta), that child's phi,
 /// and the second smallest child delta.
-fn summarise<B: Bits>(
-    children: &[(u16, Key, (u32, u32))],
-    numbers: &[(u32, u32)],
-    open: B,
-) -> (u32, u32, usize, u32, u32) {
+fn summarise<B: Bits>(children: &[(u16, Key)], entries: &[Entry], open: B) -> (u32, u32, usize, u32, u32) {
     let mut phi = INF;
     let mut delta: u32 = 0;
     let mut best = 0;
     let mut best_phi = 0;
     let mut second = INF;
-    for (i, &(c_phi, c_delta)) in numbers.iter().enumerate().filter(|&(i, _)| open.has(children[i].0 as usize)) {
+    for (i, &Entry { phi: c_phi, delta: c_delta, .. }) in
+        entries.iter().enumerate().filter(|&(i, _)| open.has(children[i].0 as usize))
+    {
         delta = delta.saturating_add(c_phi).min(INF);
         if c_delta < phi {
             second = phi;
