@@ -485,11 +485,7 @@ fn anchored<B: Bits>(n: u8, colour: Color) -> Vec<Vec<(u16, B, u32)>> {
             // bottom) or transposed (Red's right); towards the first,
             // turned half a turn.
             for edge in 0..2u16 {
-                let (along, across) = match (colour, edge) {
-                    (Color::Blue, 1) => (q, r),
-                    (Color::Blue, _) => (q, r),
-                    (Color::Red, _) => (r, q),
-                };
+                let (along, across) = if colour == Color::Blue { (q, r) } else { (r, q) };
                 let needed = if edge == 1 { size - 1 - t.depth } else { t.depth };
                 if across != needed {
                     continue;
