@@ -28,12 +28,7 @@ fn main() {
     if each {
         let results = hexarena::engine::bench::solve_replies(&p, budget);
         for r in &results {
-            let verdict = match r.wins {
-                Some(true) => "reply wins",
-                Some(false) => "reply loses",
-                None => "unknown",
-            };
-            println!("{:>4}  {verdict:<11}  {:>9} positions  {:6.2} s", r.cell, r.positions, r.seconds);
+            println!("{}", r.line("reply"));
         }
         let total: u64 = results.iter().map(|r| r.positions).sum();
         println!("{n}x{n} after {cell}: every reply in {total} positions, {:.1} s", start.elapsed().as_secs_f64());

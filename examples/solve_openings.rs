@@ -11,12 +11,7 @@ fn main() {
     let results = hexarena::engine::bench::solve_openings(n, budget);
     if verbose {
         for r in &results {
-            let verdict = match r.wins {
-                Some(true) => "Red wins",
-                Some(false) => "Red loses",
-                None => "unknown",
-            };
-            println!("{:>4}  {verdict:<9}  {:6.2} s  {:>8} positions", r.cell, r.seconds, r.positions);
+            println!("{}", r.line("Red"));
         }
     }
     print!("{}", hexarena::engine::bench::openings_report(n, budget, &results));

@@ -202,6 +202,19 @@ pub struct OpeningResult {
     pub positions: u64,
 }
 
+impl OpeningResult {
+    /// One line of a per-move listing: the cell, whether `player` (whoever
+    /// plays the move) wins, the seconds and the positions.
+    pub fn line(&self, player: &str) -> String {
+        let verdict = match self.wins {
+            Some(true) => format!("{player} wins"),
+            Some(false) => format!("{player} loses"),
+            None => "unknown".to_string(),
+        };
+        format!("{:>4}  {verdict:<11}  {:6.2} s  {:>9} positions", self.cell, self.seconds, self.positions)
+    }
+}
+
 /// A text summary of [`solve_openings`]: the board of results (R: Red's
 /// opening wins, b: it loses, ?: unknown), the time and the positions.
 pub fn solver_report(n: u8, budget: u64) -> String {
@@ -296,6 +309,8 @@ mod tests {
         let after_corner = solve_replies(&p, 10_000);
         let b2 = after_corner.iter().find(|r| r.cell.to_string() == "b2").unwrap();
         assert_eq!(b2.wins, Some(true));
+        assert!(b2.line("reply").trim_start().starts_with("b2  reply wins"), "{}", b2.line("reply"));
+        assert!(after_centre[0].line("reply").contains("reply loses"), "{}", after_centre[0].line("reply"));
     }
 
     #[test]
