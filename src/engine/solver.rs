@@ -273,7 +273,8 @@ struct Solver<B: Bits> {
     cells: usize,
     /// Zobrist keys per cell for Red and Blue stones.
     keys: Vec<[u64; 2]>,
-    /// Cells ordered from the centre out: good moves come first.
+    /// Cells ordered from the centre out: among moves that block the
+    /// opponent equally, these come first (see [`Solver::candidates`]).
     order: Vec<u16>,
     dead: DeadCells,
     connections: Connections<B>,
