@@ -134,6 +134,9 @@ pub struct Connections<B: Bits> {
     /// [`TEMPLATES`] placed on the board, by colour (Red, Blue) and anchor
     /// cell: (edge end, carrier, need).
     anchored: [Vec<Vec<(u16, B, u32)>>; 2],
+    /// The empty cells each group touches (by group end), from the last
+    /// search.
+    touch: Vec<B>,
 }
 
 impl<B: Bits> Connections<B> {
@@ -169,6 +172,7 @@ impl<B: Bits> Connections<B> {
             truncated: false,
             ors: Vec::new(),
             anchored: [anchored(n, Color::Red), anchored(n, Color::Blue)],
+            touch: Vec::new(),
         }
     }
 
@@ -200,6 +204,8 @@ impl<B: Bits> Connections<B> {
         let mut seeds: Vec<(u16, B)> =
             vec![(0, touching(edge_stones[0], first)), (1, touching(edge_stones[1], second))];
         seeds.extend(group_stones.iter().enumerate().map(|(k, &g)| (2 + k as u16, m.grow(g) & empty)));
+        self.touch.clear();
+        self.touch.extend(seeds.iter().map(|s| s.1));
         for (g, around) in seeds {
             for i in around.ones() {
                 self.add_full(g, self.end_of_cell(i), B::zero(), 0);
@@ -406,7 +412,9 @@ impl<B: Bits> Connections<B> {
                         self.add_semi(other, z, through | c2, cell as u16, need + n2 + 1);
                     }
                 }
-                let beyond = self.neighbours[cell] & self.empty & !carrier;
+                // A cell `other` touches is joined to it already, with
+                // no carrier: a semi there would be turned away.
+                let beyond = self.neighbours[cell] & self.empty & !carrier & !self.touch[other as usize];
                 for i in self.neighbour_list[cell] {
                     if beyond.has(i as usize) {
                         let end = self.end_of_cell(i as usize);
