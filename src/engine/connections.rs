@@ -134,8 +134,8 @@ pub struct Connections<B: Bits> {
     /// [`TEMPLATES`] placed on the board, by colour (Red, Blue) and anchor
     /// cell: (edge end, carrier, need).
     anchored: [Vec<Vec<(u16, B, u32)>>; 2],
-    /// The empty cells each group touches (by group end), from the last
-    /// search.
+    /// The empty cells each group touches, by group end: the seeds of
+    /// the last search, each a full connection with no carrier.
     touch: Vec<B>,
 }
 
@@ -201,14 +201,12 @@ impl<B: Bits> Connections<B> {
         self.reset(2 + group_stones.len(), empty);
         // Adjacency: each group is fully joined to the empty cells it touches.
         let touching = |stones: B, edge: B| (m.grow(stones) | edge) & empty;
-        let mut seeds: Vec<(u16, B)> =
-            vec![(0, touching(edge_stones[0], first)), (1, touching(edge_stones[1], second))];
-        seeds.extend(group_stones.iter().enumerate().map(|(k, &g)| (2 + k as u16, m.grow(g) & empty)));
         self.touch.clear();
-        self.touch.extend(seeds.iter().map(|s| s.1));
-        for (g, around) in seeds {
-            for i in around.ones() {
-                self.add_full(g, self.end_of_cell(i), B::zero(), 0);
+        self.touch.extend([touching(edge_stones[0], first), touching(edge_stones[1], second)]);
+        self.touch.extend(group_stones.iter().map(|&g| m.grow(g) & empty));
+        for g in 0..self.touch.len() {
+            for i in self.touch[g].ones() {
+                self.add_full(g as u16, self.end_of_cell(i), B::zero(), 0);
             }
         }
         let colour_index = usize::from(colour == Color::Blue);
