@@ -3,11 +3,13 @@
 
 use std::time::{Duration, Instant};
 
-use super::bits::{Bits, Masks, Wide};
+use super::bits::{Bits, ForWidth, Masks, at_width};
 use super::game::Game;
-use super::playout::{BridgePlayouts, Stones, UniformPlayouts, members};
+use super::playout::{BridgePlayouts, UniformPlayouts, members};
 use super::rng::Rng;
 use super::search::{SearchConfig, Searcher};
+use super::solver::published_openings;
+use super::stones::Stones;
 
 /// A measured rate.
 #[derive(Clone, Copy, Debug)]
@@ -104,25 +106,39 @@ pub fn uniform_playouts(size: u8, min_time: Duration) -> Rate {
     uniform_playouts_on(&NativeClock::new(), size, min_time)
 }
 
+/// Which playouts a [`PlayoutBench`] times.
+#[derive(Clone, Copy)]
+enum Policy {
+    Uniform,
+    Bridge,
+}
+
+/// A playout benchmark on one board, run at that board's cell-set width.
+struct PlayoutBench<'a> {
+    policy: Policy,
+    clock: &'a dyn Clock,
+    size: u8,
+    min_time: Duration,
+}
+
+impl ForWidth for PlayoutBench<'_> {
+    type Output = Rate;
+    fn run<B: Bits + 'static>(self) -> Rate {
+        match self.policy {
+            Policy::Uniform => uniform::<B>(self.clock, self.size, self.min_time),
+            Policy::Bridge => bridge::<B>(self.clock, self.size, self.min_time),
+        }
+    }
+}
+
 /// [`uniform_playouts`] timed by `clock`, for the browser.
 pub fn uniform_playouts_on(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
-    match size as usize * size as usize {
-        0..=64 => uniform::<u64>(clock, size, min_time),
-        65..=128 => uniform::<u128>(clock, size, min_time),
-        129..=256 => uniform::<Wide<4>>(clock, size, min_time),
-        _ => uniform::<Wide<6>>(clock, size, min_time),
-    }
+    at_width(size, PlayoutBench { policy: Policy::Uniform, clock, size, min_time })
 }
 
 /// Bridge-aware playouts (the ones the search uses) from the empty board.
 pub fn bridge_playouts(size: u8, min_time: Duration) -> Rate {
-    let clock = NativeClock::new();
-    match size as usize * size as usize {
-        0..=64 => bridge::<u64>(&clock, size, min_time),
-        65..=128 => bridge::<u128>(&clock, size, min_time),
-        129..=256 => bridge::<Wide<4>>(&clock, size, min_time),
-        _ => bridge::<Wide<6>>(&clock, size, min_time),
-    }
+    at_width(size, PlayoutBench { policy: Policy::Bridge, clock: &NativeClock::new(), size, min_time })
 }
 
 /// MCTS iterations from the empty board, in one search of `iterations`.
@@ -259,18 +275,6 @@ pub fn openings_report(n: u8, budget: u64, results: &[OpeningResult]) -> String 
         }
     }
     out
-}
-
-/// Who wins each opening (R: Red's first stone there wins, b: it loses),
-/// rows 1 to n, columns a to n, as Hayward et al. (2005) and Benzene's
-/// regression suite have them, turned into this board's orientation (Red
-/// joins left and right). Only for sizes where that is published.
-pub fn published_openings(n: u8) -> Option<&'static [&'static str]> {
-    match n {
-        6 => Some(&["bbRRRR", "bRRRRb", "bRRRRb", "bRRRRb", "bRRRRb", "RRRRbb"]),
-        7 => Some(&["bbbRbRR", "bbRRRRb", "bRRRRRb", "bbRRRbb", "bRRRRRb", "bRRRRbb", "RRbRbbb"]),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! up to 8×8 fit a `u64`, up to 11×11 a `u128`) or a few words for bigger
 //! boards, with the
 //! neighbour shifts of the rhombus so that connectivity is a flood fill of
-//! a handful of instructions per step.
+//! a handful of instructions per step. (The rules keep their stones in the
+//! one-size [`super::Bitset`] instead: see there why there are two.)
 
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
@@ -211,6 +212,26 @@ impl<const W: usize> Bits for Wide<W> {
     #[inline]
     fn lowest(self) -> Option<usize> {
         self.0.iter().position(|&w| w != 0).map(|k| k * 64 + self.0[k].trailing_zeros() as usize)
+    }
+}
+
+/// Work generic over the cell-set width, run by [`at_width`] at the
+/// narrowest width that holds a board: the one place that maps board sizes
+/// to widths.
+pub trait ForWidth {
+    type Output;
+    fn run<B: Bits + 'static>(self) -> Self::Output;
+}
+
+/// Runs `work` with the narrowest cell set that holds a `size`×`size`
+/// board: a `u64` up to 8×8, a `u128` up to 11×11, four words up to 16×16,
+/// six up to 19×19.
+pub fn at_width<W: ForWidth>(size: u8, work: W) -> W::Output {
+    match size as usize * size as usize {
+        0..=64 => work.run::<u64>(),
+        65..=128 => work.run::<u128>(),
+        129..=256 => work.run::<Wide<4>>(),
+        _ => work.run::<Wide<6>>(),
     }
 }
 

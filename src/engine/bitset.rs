@@ -1,4 +1,12 @@
 //! A fixed-size set of cell indices, large enough for a 19×19 board.
+//!
+//! Why a second cell set beside [`super::bits::Bits`]: this one is what a
+//! [`super::Position`] keeps for people's games, one concrete type for
+//! every board size, so the rules, records and pages never carry a width
+//! parameter. `Bits` is the search's: generic over the narrowest word that
+//! holds the board (a `u64` for 7×7, a `u128` for 11×11), with neighbour
+//! shifts, because the playouts' speed depends on it. A search converts a
+//! position once, at its root ([`super::stones::Stones::from_position`]).
 
 /// Words needed for 19 × 19 = 361 cells.
 const WORDS: usize = 6;

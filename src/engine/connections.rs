@@ -90,10 +90,14 @@ impl<B> Default for Pair<B> {
     }
 }
 
+/// A connection just found, waiting to be combined with the others:
+/// between cells (or edges) `x` and `y`, over `carrier`, needing `need` of
+/// the owner's stones; a semi connection also has the `key` cell that
+/// would make it full.
 #[derive(Clone, Copy, Debug)]
 enum Event<B> {
-    Full(u16, u16, B, u32),
-    Semi(u16, u16, B, u16, u32),
+    Full { x: u16, y: u16, carrier: B, need: u32 },
+    Semi { x: u16, y: u16, carrier: B, key: u16, need: u32 },
 }
 
 /// A full connection seen from one end: (other end, carrier, need).
@@ -225,8 +229,8 @@ impl<B: Bits> Connections<B> {
         let mut head = 0;
         while head < self.queue.len() && !self.done {
             match self.queue[head] {
-                Event::Full(x, y, c, need) => self.after_full(x, y, c, need),
-                Event::Semi(x, y, c, key, need) => self.after_semi(x, y, c, key, need),
+                Event::Full { x, y, carrier, need } => self.after_full(x, y, carrier, need),
+                Event::Semi { x, y, carrier, key, need } => self.after_semi(x, y, carrier, key, need),
             }
             head += 1;
         }
@@ -262,6 +266,7 @@ impl<B: Bits> Connections<B> {
     /// ends, it kept a connection at least as good (no more cells, no more
     /// stones) as any the rules derive; so a search with fewer own cells
     /// and fewer empty cells finds no connection the last one lacked.
+    #[cfg(test)]
     pub fn complete(&self) -> bool {
         !self.truncated && !self.done
     }
@@ -311,6 +316,10 @@ impl<B: Bits> Connections<B> {
         end as usize - self.groups
     }
 
+    /// The pair slot of the side's two edges (ends 0 and 1): a connection
+    /// there wins.
+    const EDGE_TO_EDGE: usize = 1;
+
     /// The pair slot of two ends, at least one a group (the smaller id).
     fn pair_index(&mut self, x: u16, y: u16) -> usize {
         let (a, b) = if x < y { (x, y) } else { (y, x) };
@@ -342,15 +351,15 @@ impl<B: Bits> Connections<B> {
         let (kx, ky) = (self.kind(x), self.kind(y));
         self.at[ky][x as usize].push((y, carrier, need));
         self.at[kx][y as usize].push((x, carrier, need));
-        self.queue.push(Event::Full(x, y, carrier, need));
-        if p == 1 {
+        self.queue.push(Event::Full { x, y, carrier, need });
+        if p == Self::EDGE_TO_EDGE {
             self.done = true;
         }
     }
 
     fn add_semi(&mut self, x: u16, y: u16, carrier: B, key: u16, need: u32) {
         let p = self.pair_index(x, y);
-        let limit = if p == 1 { EDGE_SEMI_LIMIT } else { SEMI_LIMIT };
+        let limit = if p == Self::EDGE_TO_EDGE { EDGE_SEMI_LIMIT } else { SEMI_LIMIT };
         let pair = &mut self.pairs[p];
         if pair.fulls.iter().any(|&(f, n)| (f & !carrier).is_zero() && n <= need)
             || pair.semis.iter().any(|&(s, _, n)| (s & !carrier).is_zero() && n <= need)
@@ -368,8 +377,8 @@ impl<B: Bits> Connections<B> {
                 self.semi_at[k][g as usize].push((other, carrier, key, need));
             }
         }
-        self.queue.push(Event::Semi(x, y, carrier, key, need));
-        if p == 1 && self.stop_at_semi {
+        self.queue.push(Event::Semi { x, y, carrier, key, need });
+        if p == Self::EDGE_TO_EDGE && self.stop_at_semi {
             self.done = true;
         }
     }
@@ -519,7 +528,7 @@ fn anchored<B: Bits>(n: u8, colour: Color) -> Vec<Vec<(u16, B, u32)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::playout::Stones;
+    use crate::engine::stones::Stones;
     use crate::engine::{Cell, Record};
 
     fn link(text: &str, colour: Color) -> (EdgeLink<u128>, u8) {

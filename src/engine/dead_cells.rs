@@ -13,7 +13,7 @@
 use super::bits::{Bits, Masks};
 use super::cell::Cell;
 use super::color::Color;
-use super::playout::Stones;
+use super::stones::Stones;
 
 /// Neighbour offsets in ring order: each one is adjacent to the next, and
 /// the last to the first.

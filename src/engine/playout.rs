@@ -10,82 +10,7 @@ use super::bits::{Bits, Masks};
 use super::cell::{Cell, NEIGHBOUR_OFFSETS};
 use super::color::Color;
 use super::rng::Rng;
-
-/// A position as search code holds it: both sides' stones as bit sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stones<B: Bits> {
-    pub red: B,
-    pub blue: B,
-    pub to_move: Color,
-}
-
-impl<B: Bits> Stones<B> {
-    /// The empty board, Red to move.
-    pub fn empty() -> Stones<B> {
-        Stones { red: B::zero(), blue: B::zero(), to_move: Color::Red }
-    }
-
-    /// The stones and side to move of `position` (whose board must fit `B`).
-    pub fn from_position(position: &super::position::Position) -> Stones<B> {
-        let mut s = Stones::empty();
-        for i in position.stones(Color::Red).iter() {
-            s.red = s.red | B::single(i);
-        }
-        for i in position.stones(Color::Blue).iter() {
-            s.blue = s.blue | B::single(i);
-        }
-        s.to_move = position.to_move();
-        s
-    }
-
-    /// The stones of `colour`.
-    #[inline]
-    pub fn of(&self, colour: Color) -> B {
-        match colour {
-            Color::Red => self.red,
-            Color::Blue => self.blue,
-        }
-    }
-
-    /// Empty cells of the board.
-    #[inline]
-    pub fn empty_cells(&self, masks: &Masks<B>) -> B {
-        masks.board & !(self.red | self.blue)
-    }
-
-    /// Puts the side to move's stone on `index` and passes the turn.
-    #[inline]
-    pub fn play(&mut self, index: usize) {
-        let bit = B::single(index);
-        match self.to_move {
-            Color::Red => self.red = self.red | bit,
-            Color::Blue => self.blue = self.blue | bit,
-        }
-        self.to_move = self.to_move.opponent();
-    }
-
-    /// Whether `colour` has joined its edges.
-    #[inline]
-    pub fn has_won(&self, masks: &Masks<B>, colour: Color) -> bool {
-        match colour {
-            Color::Red => masks.red_connects(self.red),
-            Color::Blue => masks.blue_connects(self.blue),
-        }
-    }
-
-    /// Empty cells where `colour` would win at once.
-    pub fn winning_cells(&self, masks: &Masks<B>, colour: Color) -> B {
-        let (own, first, second) = match colour {
-            Color::Red => (self.red, masks.left, masks.right),
-            Color::Blue => (self.blue, masks.top, masks.bottom),
-        };
-        let empty = self.empty_cells(masks);
-        let near_first = masks.grow(masks.flood(first, own)) | first;
-        let near_second = masks.grow(masks.flood(second, own)) | second;
-        empty & near_first & near_second
-    }
-}
-
+use super::stones::Stones;
 /// Uniform random playouts on one board size.
 #[derive(Clone, Debug)]
 pub struct UniformPlayouts<B: Bits> {
@@ -119,11 +44,6 @@ impl<B: Bits> UniformPlayouts<B> {
             Color::Blue => from.red | rest,
         };
         if self.masks.red_connects(red) { Color::Red } else { Color::Blue }
-    }
-
-    /// The masks in use.
-    pub fn masks(&self) -> &Masks<B> {
-        &self.masks
     }
 }
 
@@ -191,11 +111,6 @@ impl<B: Bits> BridgePlayouts<B> {
             })
             .collect();
         BridgePlayouts { masks: Masks::new(n), bridges, owner: vec![EMPTY; cells], order: Vec::with_capacity(cells) }
-    }
-
-    /// The masks in use.
-    pub fn masks(&self) -> &Masks<B> {
-        &self.masks
     }
 
     #[inline]
@@ -295,7 +210,7 @@ mod tests {
         let mut rng = Rng::new(3);
         let s = Stones::empty();
         let mut empties = Vec::new();
-        members(s.empty_cells(p.masks()), 49, &mut empties);
+        members(s.empty_cells(&p.masks), 49, &mut empties);
         let mut red_wins = 0;
         for _ in 0..2000 {
             if p.run(&s, &empties, &mut rng) == Color::Red {
@@ -312,12 +227,12 @@ mod tests {
         let mut rng = Rng::new(9);
         let s = Stones::<Wide<6>>::empty();
         let mut empties = Vec::new();
-        members(s.empty_cells(p.masks()), 169, &mut empties);
+        members(s.empty_cells(&p.masks), 169, &mut empties);
         for _ in 0..50 {
             let full = p.run(&s, &empties, &mut rng);
             assert_eq!(full.red.count(), 85);
             assert_eq!(full.blue.count(), 84);
-            let m = p.masks();
+            let m = p.masks;
             assert_ne!(m.red_connects(full.red), m.blue_connects(full.blue));
         }
     }

@@ -93,11 +93,6 @@ impl Position {
         }
     }
 
-    /// Number of stones on the board.
-    pub fn stone_count(&self) -> usize {
-        self.red.len() + self.blue.len()
-    }
-
     /// Every cell without a stone, row by row.
     pub fn empty_cells(&self) -> impl Iterator<Item = Cell> + '_ {
         let n = self.size as usize;

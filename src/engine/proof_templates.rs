@@ -12,7 +12,7 @@
 
 use super::bits::Bits;
 use super::color::Color;
-use super::playout::Stones;
+use super::stones::Stones;
 
 /// A position proved by search, kept to settle others it covers.
 #[derive(Clone, Copy)]

@@ -9,8 +9,9 @@
 
 use super::super::bits::{Bits, Masks};
 use super::super::color::Color;
-use super::super::playout::{BridgePlayouts, Stones, members};
+use super::super::playout::{BridgePlayouts, members};
 use super::super::rng::Rng;
+use super::super::stones::Stones;
 use super::SearchConfig;
 
 const NONE: u32 = u32::MAX;

@@ -17,8 +17,8 @@ use self::mcts::Mcts;
 use super::bits::{Bits, Wide};
 use super::cell::Cell;
 use super::color::Color;
-use super::playout::Stones;
 use super::position::Position;
+use super::stones::Stones;
 
 /// Knobs of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,0 +1,162 @@
+//! A solver: depth-first proof-number search (df-pn) with a transposition
+//! table. It proves who wins a position with perfect play, within a node
+//! budget.
+//!
+//! Before a position is expanded it is reduced: captured pairs are filled
+//! for their owner and dead cells are left out (see [`super::dead_cells`]).
+//! Then virtual connections ([`super::connections`]) decide much of it: a
+//! side to move that wins at once or holds a semi connection between its
+//! edges has won; facing the opponent's full connection it has lost, and
+//! facing semi connections it must play where they all meet.
+//!
+//! Every proved position keeps a *proof set*: cells outside it could hold
+//! more stones of the loser and the winner would still win. So once one
+//! move is proved to lose, every other move outside the winner's proof set
+//! loses too, and only moves inside it are searched (the must-play region
+//! of Hayward et al.'s 7×7 and 8×8 solvers). Proof sets also let recently
+//! proved positions settle the positions they cover elsewhere in the tree
+//! ([`super::proof_templates`]).
+
+mod df_pn;
+mod openings;
+
+use super::bits::{Bits, ForWidth, at_width};
+use super::cell::Cell;
+use super::position::Position;
+use super::stones::Stones;
+
+use df_pn::Solver;
+
+pub use openings::published_openings;
+
+/// What the solver found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The side to move wins; these moves keep the win (at least one).
+    Win(Vec<Cell>),
+    /// The side to move loses whatever it plays.
+    Loss,
+    /// The budget ran out first.
+    Unknown,
+}
+
+/// A verdict with the work it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub verdict: Verdict,
+    /// Positions expanded.
+    pub nodes: u64,
+    /// When proved: the most stones the winner still needs, following the
+    /// proof (an upper bound, not always the shortest win).
+    pub winner_stones: Option<u32>,
+}
+
+/// Proves `position` for the side to move, expanding at most `budget`
+/// positions.
+pub fn solve(position: &Position, budget: u64) -> Solution {
+    struct Solve<'a>(&'a Position, u64);
+    impl ForWidth for Solve<'_> {
+        type Output = Solution;
+        fn run<B: Bits + 'static>(self) -> Solution {
+            let Solve(position, budget) = self;
+            Solver::<B>::new(position.size(), budget).solve_root(&Stones::from_position(position))
+        }
+    }
+    at_width(position.size(), Solve(position, budget))
+}
+
+/// Solves the position after each move of the side to move in `position`
+/// (every empty cell, from the centre out), within `budget` positions
+/// each, and hands each result to `each` as soon as it is known. The
+/// searches share one table and the proof templates, so later ones reuse
+/// what earlier ones proved: centre moves first, because their proofs are
+/// the cheap ones, and where the opponent wins, its proof set often
+/// leaves out an edge move, which is then settled at once. Each verdict is
+/// for the side to move after that move.
+pub fn solve_each(position: &Position, budget: u64, each: impl FnMut(Cell, Solution)) {
+    struct SolveEach<'a, F>(&'a Position, u64, F);
+    impl<F: FnMut(Cell, Solution)> ForWidth for SolveEach<'_, F> {
+        type Output = ();
+        fn run<B: Bits + 'static>(self) {
+            let SolveEach(position, budget, mut each) = self;
+            let n = position.size();
+            let mut solver = Solver::<B>::new(n, 0);
+            let root = Stones::<B>::from_position(position);
+            let empty = root.empty_cells(solver.masks());
+            let moves: Vec<usize> = solver.order().iter().map(|&i| i as usize).filter(|&i| empty.has(i)).collect();
+            for i in moves {
+                let mut child = root;
+                child.play(i);
+                each(Cell::from_index(i, n), solver.solve_root_within(&child, budget));
+            }
+        }
+    }
+    at_width(position.size(), SolveEach(position, budget, each))
+}
+
+/// A proof search that can be resumed: each [`Prover::run`] continues
+/// where the last stopped (its table is kept), so it can share a thread
+/// with other work in small slices.
+pub struct Prover {
+    search: Box<dyn Resumable>,
+    verdict: Verdict,
+    winner_stones: Option<u32>,
+}
+
+/// A solver with its root, whatever its cell-set width.
+trait Resumable {
+    fn resume(&mut self, nodes: u64) -> Solution;
+    fn nodes(&self) -> u64;
+}
+
+struct Rooted<B: Bits> {
+    solver: Solver<B>,
+    root: Stones<B>,
+}
+
+impl<B: Bits> Resumable for Rooted<B> {
+    fn resume(&mut self, nodes: u64) -> Solution {
+        self.solver.resume(&self.root, nodes)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.solver.nodes()
+    }
+}
+
+impl Prover {
+    /// A proof search of `position` for the side to move.
+    pub fn new(position: &Position) -> Prover {
+        struct Start<'a>(&'a Position);
+        impl ForWidth for Start<'_> {
+            type Output = Box<dyn Resumable>;
+            fn run<B: Bits + 'static>(self) -> Box<dyn Resumable> {
+                let position = self.0;
+                Box::new(Rooted { solver: Solver::<B>::new(position.size(), 0), root: Stones::from_position(position) })
+            }
+        }
+        Prover { search: at_width(position.size(), Start(position)), verdict: Verdict::Unknown, winner_stones: None }
+    }
+
+    /// Searches about `nodes` more positions, unless already decided, and
+    /// returns the verdict so far.
+    pub fn run(&mut self, nodes: u64) -> &Verdict {
+        if self.verdict == Verdict::Unknown {
+            let solution = self.search.resume(nodes);
+            self.verdict = solution.verdict;
+            self.winner_stones = solution.winner_stones;
+        }
+        &self.verdict
+    }
+
+    /// Once decided: the most stones the winner still needs (see
+    /// [`Solution::winner_stones`]).
+    pub fn winner_stones(&self) -> Option<u32> {
+        self.winner_stones
+    }
+
+    /// Positions searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.search.nodes()
+    }
+}
