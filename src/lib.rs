@@ -1,14 +1,17 @@
 //! hexarena: a Hex platform. The engine is pure Rust; the web app (Leptos)
 //! is compiled for the server with `ssr` and for the browser with `hydrate`.
 
-// Leptos view types nest deeply; the default limit is too low for the
-// server build of the larger pages.
+// The server build computes the layout of each page's whole view type; the
+// landing page's (a suspense around the demo board's SVG) nests deeper
+// than the default limit of 128.
 #![recursion_limit = "256"]
 pub mod engine;
 pub mod rating;
 
 #[cfg(feature = "web")]
 pub mod app;
+#[cfg(feature = "web")]
+pub mod app_error;
 #[cfg(feature = "web")]
 pub mod browser;
 #[cfg(feature = "ssr")]

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use common::ws::Client;
 use common::{fresh_database, get, start_server_with_archive};
+use hexarena::engine::Color;
 use serde_json::Value;
 
 /// Two v1 bots play a best-of-3 on 7×7 that player 1 wins 2–0 by rows and
@@ -95,8 +96,8 @@ async fn archive_round_trip(url: &str) {
     // The stored game has every move once, in order, with its time.
     let pool = hexarena::server::database::open(Some(url), false).await.unwrap();
     let record = hexarena::server::archive::read::game(&pool, &format!("{slot}-2")).await.unwrap().expect("game 2");
-    assert_eq!(record.first, "blue");
-    assert_eq!(record.summary.winner, "red");
+    assert_eq!(record.first, Color::Blue);
+    assert_eq!(record.summary.winner, Color::Red);
     assert_eq!(record.moves.len(), 14, "Blue opened: seven stones each");
     assert_eq!(record.moves[0], "a4");
     assert!(record.played_at_ms.windows(2).all(|w| w[0] <= w[1]));

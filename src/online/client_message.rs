@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use super::error_code::{ErrorCode, Refusal};
+
 /// The longest text frame read as a message (hexgame's limit, in characters).
 pub const MAX_MESSAGE_CHARS: usize = 4096;
 /// Chat lines are cut to this many characters.
@@ -26,8 +28,8 @@ pub enum ClientMessage {
         q: i64,
         r: i64,
     },
-    /// A move whose payload is unusable; the text is the rejection reason.
-    BadMove(&'static str),
+    /// A move whose payload is unusable, and why.
+    BadMove(ErrorCode),
     /// A chat line, already cleaned (printable, ≤ 500 characters); `None`
     /// when the payload's message is not a string (ignored, as hexgame does).
     Chat(Option<String>),
@@ -51,13 +53,24 @@ pub enum ProtocolError {
 impl ProtocolError {
     /// hexgame's text for the error.
     pub const fn message(self) -> &'static str {
+        self.code().text()
+    }
+
+    /// The code sent beside the text.
+    pub const fn code(self) -> ErrorCode {
         match self {
-            ProtocolError::TooLarge => "Message too large",
-            ProtocolError::InvalidJson => "Invalid JSON message",
-            ProtocolError::MissingType => "Missing message type",
-            ProtocolError::UnknownType => "Unknown message type",
-            ProtocolError::InvalidPayload => "Invalid payload",
+            ProtocolError::TooLarge => ErrorCode::MessageTooLarge,
+            ProtocolError::InvalidJson => ErrorCode::InvalidJson,
+            ProtocolError::MissingType => ErrorCode::MissingType,
+            ProtocolError::UnknownType => ErrorCode::UnknownType,
+            ProtocolError::InvalidPayload => ErrorCode::InvalidPayload,
         }
+    }
+}
+
+impl From<ProtocolError> for Refusal {
+    fn from(e: ProtocolError) -> Refusal {
+        Refusal::new(e.code(), e.message())
     }
 }
 
@@ -137,7 +150,7 @@ fn read_move(payload: &serde_json::Map<String, Value>) -> ClientMessage {
     };
     match (coordinate("q"), coordinate("r")) {
         (Some(q), Some(r)) => ClientMessage::Move { q, r },
-        _ => ClientMessage::BadMove("Move coordinates must be integers"),
+        _ => ClientMessage::BadMove(ErrorCode::BadCoordinates),
     }
 }
 
@@ -193,7 +206,7 @@ mod tests {
     fn non_integer_coordinates_are_rejected_as_hexgame_does() {
         for payload in [r#"{"q":"3","r":5}"#, r#"{"q":3.5,"r":5}"#, r#"{"q":3}"#, r#"{}"#, r#"{"q":null,"r":1}"#] {
             let text = format!(r#"{{"type":"move","payload":{payload}}}"#);
-            assert_eq!(v1(&text), Ok(ClientMessage::BadMove("Move coordinates must be integers")), "{payload}");
+            assert_eq!(v1(&text), Ok(ClientMessage::BadMove(ErrorCode::BadCoordinates)), "{payload}");
         }
         // Integers too large for the board are still integers: off the board.
         assert_eq!(

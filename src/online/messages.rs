@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::error_code::{ErrorCode, Refusal};
+use super::game_end::GameEnd;
 use super::player::PlayerId;
 use super::view::{SlotSnapshot, TableView};
 
@@ -22,12 +24,14 @@ pub enum ServerMessage {
     },
     GameStart(GameStart),
     Move(MovePlayed),
+    /// hexgame's `reason` text, and our code for programs.
     MoveRejected {
         reason: String,
+        code: ErrorCode,
     },
     GameOver {
         winner: PlayerId,
-        reason: String,
+        reason: GameEnd,
     },
     SeriesUpdate(SeriesScore),
     SeriesOver(SeriesOver),
@@ -48,8 +52,10 @@ pub enum ServerMessage {
         protocol_version: u32,
     },
     Pong {},
+    /// hexgame's `message` text, and our code for programs.
     Error {
         message: String,
+        code: ErrorCode,
     },
     /// Extension: the whole table as a browser draws it, after every change.
     State(Box<TableView>),
@@ -140,18 +146,15 @@ impl ServerMessage {
     }
 
     /// An `error` message.
-    pub fn error(message: impl Into<String>) -> ServerMessage {
-        ServerMessage::Error { message: message.into() }
+    pub fn error(refusal: impl Into<Refusal>) -> ServerMessage {
+        let Refusal { code, message } = refusal.into();
+        ServerMessage::Error { message, code }
     }
 
     /// A `move_rejected` message.
-    pub fn rejected(reason: impl Into<String>) -> ServerMessage {
-        ServerMessage::MoveRejected { reason: reason.into() }
-    }
-
-    /// Whether v1 clients know this message (extensions are only for ours).
-    pub fn is_v1(&self) -> bool {
-        !matches!(self, ServerMessage::State(_))
+    pub fn rejected(refusal: impl Into<Refusal>) -> ServerMessage {
+        let Refusal { code, message } = refusal.into();
+        ServerMessage::MoveRejected { reason: message, code }
     }
 }
 
@@ -171,7 +174,7 @@ mod tests {
             r#"{"type":"waiting_for_opponent","payload":{"slot_id":4,"board_size":7}}"#
         );
         assert_eq!(
-            ServerMessage::GameOver { winner: PlayerId::Blue, reason: "connected_sides".into() }.to_json(),
+            ServerMessage::GameOver { winner: PlayerId::Blue, reason: GameEnd::ConnectedSides }.to_json(),
             r#"{"type":"game_over","payload":{"winner":1,"reason":"connected_sides"}}"#
         );
     }

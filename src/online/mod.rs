@@ -3,6 +3,8 @@
 //! compatibility contract; our browser protocol extends it.
 
 pub mod client_message;
+pub mod error_code;
+pub mod game_end;
 pub mod identity;
 pub mod messages;
 pub mod options;
@@ -12,10 +14,12 @@ pub mod slot_patch;
 pub mod view;
 
 pub use client_message::{ClientMessage, Dialect, ProtocolError, parse_client_message};
+pub use error_code::{ErrorCode, Refusal};
+pub use game_end::GameEnd;
 pub use messages::ServerMessage;
 pub use options::TableOptions;
 pub use player::PlayerId;
-pub use view::{Phase, SeatView, SlotSnapshot, TableView, TimeControl};
+pub use view::{Phase, SeatView, SlotSnapshot, SlotState, TableView, TimeControl};
 
 /// The protocol version in `joined` and `hello` answers.
 pub const PROTOCOL_VERSION: u32 = 1;

@@ -49,7 +49,7 @@ impl TableOptions {
         u32::from(self.series_length) / 2 + 1
     }
 
-    /// The swap rule is on by default for boards of 9 and more (PRODUCT.md).
+    /// The swap rule is on by default for boards of 9 and more.
     pub fn default_swap(size: u8) -> bool {
         size >= 9
     }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::engine::Color;
+use crate::engine::{ByColor, Color};
 
 /// A seat at a table, written `-1` or `1` on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,14 +58,6 @@ impl PlayerId {
         PlayerId::of(self.color().opponent())
     }
 
-    /// Index 0 for player 1, 1 for player 2.
-    pub const fn index(self) -> usize {
-        match self {
-            PlayerId::Red => 0,
-            PlayerId::Blue => 1,
-        }
-    }
-
     /// The key hexgame uses in `player_models` maps: `"-1"` or `"1"`.
     pub const fn key(self) -> &'static str {
         match self {
@@ -78,6 +70,22 @@ impl PlayerId {
 impl fmt::Display for PlayerId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.number())
+    }
+}
+
+/// A per-seat pair is a per-colour pair: a seat keeps its colour for the
+/// whole series.
+impl<T> std::ops::Index<PlayerId> for ByColor<T> {
+    type Output = T;
+
+    fn index(&self, seat: PlayerId) -> &T {
+        &self[seat.color()]
+    }
+}
+
+impl<T> std::ops::IndexMut<PlayerId> for ByColor<T> {
+    fn index_mut(&mut self, seat: PlayerId) -> &mut T {
+        &mut self[seat.color()]
     }
 }
 

@@ -6,6 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::game_end::GameEnd;
+use crate::engine::Color;
+
 /// Games listed per page on `/games`.
 pub const PAGE_SIZE: u32 = 25;
 
@@ -100,10 +103,8 @@ pub struct GameSummary {
     pub board_size: u8,
     pub red: Option<String>,
     pub blue: Option<String>,
-    /// `red` or `blue`.
-    pub winner: String,
-    /// `connection`, `resign`, `timeout` or `forfeit`.
-    pub reason: String,
+    pub winner: Color,
+    pub reason: GameEnd,
     pub moves: u32,
     pub finished_at_ms: i64,
 }
@@ -113,8 +114,7 @@ pub struct GameSummary {
 pub struct GameRecord {
     pub summary: GameSummary,
     pub swap: bool,
-    /// `red` or `blue`.
-    pub first: String,
+    pub first: Color,
     /// Moves in notation (`c3`, `swap`), with when each was played.
     pub moves: Vec<String>,
     pub played_at_ms: Vec<i64>,

@@ -156,14 +156,14 @@ fn stones_between(old: Option<&[Vec<i8>]>, new: Option<&[Vec<i8>]>) -> Option<Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::online::PlayerId;
+    use crate::online::{PlayerId, SlotState};
     use proptest::prelude::*;
     use std::collections::BTreeMap;
 
     fn table(id: u64, size: usize) -> SlotSnapshot {
         SlotSnapshot {
             slot_id: id,
-            state: "full".into(),
+            state: SlotState::Full,
             board_size: size as u8,
             series_length: 1,
             player_count: 2,

@@ -6,17 +6,17 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::game_end::GameEnd;
 use super::player::PlayerId;
 use super::slot_patch::SlotPatch;
-use crate::engine::{Game, Move};
+use crate::engine::{ByColor, Game, Move};
 
 /// hexgame's public slot snapshot, plus a few fields of ours that its
 /// clients ignore (`spectators`, `swap`, `time_control`, `last_move`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SlotSnapshot {
     pub slot_id: u64,
-    /// `"waiting"` for a second player, `"full"` while two seats are taken.
-    pub state: String,
+    pub state: SlotState,
     pub board_size: u8,
     pub series_length: u8,
     pub player_count: u8,
@@ -44,6 +44,15 @@ pub struct SlotSnapshot {
     pub time_control: Option<TimeControl>,
     #[serde(default)]
     pub last_move: Option<[u8; 2]>,
+}
+
+/// hexgame's slot state: `"waiting"` for a second player, `"full"` once
+/// both seats are taken and the series has begun.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlotState {
+    Waiting,
+    Full,
 }
 
 /// What `/ws/overview` sends: first every live table (`full`), then only
@@ -143,8 +152,7 @@ pub struct GameResult {
     pub first: PlayerId,
     pub moves: Vec<Move>,
     pub winner: PlayerId,
-    /// `connected_sides`, `resignation`, `timeout` or `forfeit`.
-    pub reason: String,
+    pub reason: GameEnd,
 }
 
 /// A live table as a browser page draws it.
@@ -157,7 +165,7 @@ pub struct TableView {
     pub series_length: u8,
     pub wins_required: u32,
     pub game_number: u32,
-    pub score: [u32; 2],
+    pub score: ByColor<u32>,
     pub series_winner: Option<PlayerId>,
     /// Who moved first in the current game.
     pub first: PlayerId,
@@ -165,8 +173,8 @@ pub struct TableView {
     pub moves: Vec<Move>,
     pub turn: Option<PlayerId>,
     pub winner: Option<PlayerId>,
-    pub reason: Option<String>,
-    pub seats: [Option<SeatView>; 2],
+    pub reason: Option<GameEnd>,
+    pub seats: ByColor<Option<SeatView>>,
     pub spectators: u32,
     pub time_control: Option<TimeControl>,
     /// The seat whose clock is running, if any.

@@ -106,13 +106,13 @@ fn LiveCount() -> impl IntoView {
     view! {
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {
-                counts.await.ok().map(|(playing, waiting)| {
-                    let games = match playing {
+                counts.await.ok().map(|count| {
+                    let games = match count.playing {
                         0 => "No game is being played right now".to_string(),
                         1 => "1 game is being played right now".to_string(),
                         n => format!("{n} games are being played right now"),
                     };
-                    let waiting = match waiting {
+                    let waiting = match count.waiting {
                         0 => String::new(),
                         1 => ", 1 player is waiting for an opponent".to_string(),
                         n => format!(", {n} players are waiting for an opponent"),

@@ -5,8 +5,8 @@ use sha2::{Digest, Sha256};
 use sqlx::AnyPool;
 
 use crate::online::identity::{Identity, check_name};
-use crate::server::hub::table::constant_time_eq;
-use crate::server::hub::token::new_token;
+use crate::online::{ErrorCode, Refusal};
+use crate::server::hub::token::{constant_time_eq, new_token};
 
 /// Why a name or an identity was refused.
 #[derive(Debug)]
@@ -30,6 +30,18 @@ impl std::fmt::Display for IdentityError {
             }
             IdentityError::Database(e) => write!(f, "the player list cannot be read: {e}"),
         }
+    }
+}
+
+impl IdentityError {
+    /// What a connection that presented this identity is told.
+    pub fn refusal(&self) -> Refusal {
+        let code = match self {
+            IdentityError::BadName(_) | IdentityError::Taken(_) => ErrorCode::BadRequest,
+            IdentityError::Unknown => ErrorCode::UnknownPlayer,
+            IdentityError::Database(_) => ErrorCode::Unavailable,
+        };
+        Refusal::new(code, self.to_string())
     }
 }
 

@@ -16,7 +16,7 @@ use serde_json::json;
 use super::hub::Hub;
 use super::hub::socket::{self, Seating};
 use super::hub::table::Arrival;
-use crate::online::{Dialect, TableOptions, TimeControl};
+use crate::online::{Dialect, ErrorCode, Refusal, TableOptions, TimeControl};
 
 /// The live-play routes, ready to merge into the app's router.
 pub fn routes<S: Clone + Send + Sync + 'static>(hub: Hub) -> Router<S> {
@@ -43,10 +43,12 @@ fn upgrade(ws: WebSocketUpgrade) -> WebSocketUpgrade {
 }
 
 /// A whole number from the query, or the error text hexgame would give.
-fn integer(params: &HashMap<String, String>, key: &str) -> Result<Option<i64>, String> {
+fn integer(params: &HashMap<String, String>, key: &str) -> Result<Option<i64>, Refusal> {
     match params.get(key) {
         None => Ok(None),
-        Some(v) => v.trim().parse().map(Some).map_err(|_| format!("{key} must be an integer, not {v:?}")),
+        Some(v) => {
+            v.trim().parse().map(Some).map_err(|_| Refusal::bad_request(format!("{key} must be an integer, not {v:?}")))
+        }
     }
 }
 
@@ -65,26 +67,26 @@ fn arrival(params: &HashMap<String, String>) -> Arrival {
     }
 }
 
-fn v1_options(params: &HashMap<String, String>) -> Result<TableOptions, String> {
-    let size = integer(params, "board_size")?.ok_or("board_size is required")?;
+fn v1_options(params: &HashMap<String, String>) -> Result<TableOptions, Refusal> {
+    let size = integer(params, "board_size")?.ok_or_else(|| Refusal::bad_request("board_size is required"))?;
     let series = integer(params, "series_length")?.unwrap_or(1);
     if let Some(first) = integer(params, "first_player")?
         && first != -1
         && first != 1
     {
-        return Err("Invalid first_player value".into());
+        return Err(Refusal::bad_request("Invalid first_player value"));
     }
-    TableOptions::v1(size, series).map_err(str::to_string)
+    TableOptions::v1(size, series).map_err(Refusal::bad_request)
 }
 
 /// Upgrades to a player's socket: seated as `seating` says, or told why not.
 /// Requests are read before the upgrade, so a connection keeps only what
 /// it needs (idle connections are many).
-fn seat(ws: WebSocketUpgrade, hub: Hub, dialect: Dialect, seating: Result<Seating, String>) -> Response {
+fn seat(ws: WebSocketUpgrade, hub: Hub, dialect: Dialect, seating: Result<Seating, Refusal>) -> Response {
     upgrade(ws).on_upgrade(move |socket| async move {
         match seating {
             Ok(seating) => socket::play(socket, hub, dialect, seating).await,
-            Err(e) => socket::refuse(socket, &e).await,
+            Err(e) => socket::refuse(socket, e).await,
         }
     })
 }
@@ -97,7 +99,7 @@ async fn matchmake(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): 
 async fn join_slot(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
     let seating = match integer(&params, "slot_id") {
         Ok(Some(id)) if id > 0 => Ok(Seating::Table(id as u64, arrival(&params))),
-        Ok(_) => Err("Slot does not exist".to_string()),
+        Ok(_) => Err(ErrorCode::NoSuchSlot.into()),
         Err(e) => Err(e),
     };
     seat(ws, hub, Dialect::V1, seating)
@@ -107,7 +109,7 @@ async fn reconnect(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): 
     let token = params.get("token").cloned().unwrap_or_default();
     let seating = match integer(&params, "slot_id") {
         Ok(Some(id)) if id > 0 => Ok(Seating::Resume(id as u64, token)),
-        Ok(_) => Err("Slot is not available for reconnect".to_string()),
+        Ok(_) => Err(ErrorCode::ReconnectClosed.into()),
         Err(e) => Err(e),
     };
     seat(ws, hub, Dialect::V1, seating)
@@ -213,39 +215,41 @@ async fn play(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Param
 
 /// The person at a browser: a registered player when `player` and `secret`
 /// check out, else whatever name they typed (not rated).
-async fn who_plays(hub: &Hub, params: &HashMap<String, String>) -> Result<Arrival, String> {
+async fn who_plays(hub: &Hub, params: &HashMap<String, String>) -> Result<Arrival, Refusal> {
     let typed = Arrival { name: label(params, "name"), model: None, player_id: None };
     let (Some(id), Some(secret)) = (params.get("player"), params.get("secret")) else { return Ok(typed) };
     let Some(archive) = hub.archive() else { return Ok(typed) };
     match super::identity::verify(archive.pool(), id, secret).await {
         Ok(name) => Ok(Arrival { name: Some(name), model: None, player_id: Some(id.clone()) }),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(e.refusal()),
     }
 }
 
 /// Reads a browser's table options (shared with the create-room action).
-pub fn browser_options(params: &HashMap<String, String>) -> Result<TableOptions, String> {
+pub fn browser_options(params: &HashMap<String, String>) -> Result<TableOptions, Refusal> {
     let size = integer(params, "size")?.unwrap_or(11);
     let series = integer(params, "series")?.unwrap_or(1);
     let swap = match params.get("swap").map(String::as_str) {
         None | Some("") => TableOptions::default_swap(size.clamp(0, 255) as u8),
         Some("1" | "on" | "true" | "yes") => true,
         Some("0" | "off" | "false" | "no") => false,
-        Some(other) => return Err(format!("swap must be on or off, not {other:?}")),
+        Some(other) => return Err(Refusal::bad_request(format!("swap must be on or off, not {other:?}"))),
     };
-    let time = TimeControl::parse(params.get("time").map_or("", String::as_str))?;
-    TableOptions::browser(size, series, swap, time)
+    let time = TimeControl::parse(params.get("time").map_or("", String::as_str)).map_err(Refusal::bad_request)?;
+    TableOptions::browser(size, series, swap, time).map_err(Refusal::bad_request)
 }
 
-fn browser_seating(params: &HashMap<String, String>, who: Arrival) -> Result<Seating, String> {
+fn browser_seating(params: &HashMap<String, String>, who: Arrival) -> Result<Seating, Refusal> {
     match params.get("mode").map(String::as_str) {
         Some("quick") => Ok(Seating::Quick(browser_options(params)?, who)),
         Some("room") => Ok(Seating::Room(params.get("code").cloned().unwrap_or_default(), who)),
         Some("resume") => {
-            let id = integer(params, "game")?.filter(|&g| g > 0).ok_or("game is required to resume")?;
+            let id = integer(params, "game")?
+                .filter(|&g| g > 0)
+                .ok_or_else(|| Refusal::bad_request("game is required to resume"))?;
             Ok(Seating::Resume(id as u64, params.get("token").cloned().unwrap_or_default()))
         }
-        _ => Err("mode must be quick, room or resume".into()),
+        _ => Err(Refusal::bad_request("mode must be quick, room or resume")),
     }
 }
 
@@ -255,8 +259,8 @@ async fn watch(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Para
     upgrade(ws).on_upgrade(move |socket| async move {
         match game {
             Ok(Some(id)) if id > 0 => socket::watch(socket, hub, id as u64).await,
-            Ok(_) => socket::refuse(socket, "game is required").await,
-            Err(e) => socket::refuse(socket, &e).await,
+            Ok(_) => socket::refuse(socket, Refusal::bad_request("game is required")).await,
+            Err(e) => socket::refuse(socket, e).await,
         }
     })
 }

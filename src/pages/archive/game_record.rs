@@ -42,7 +42,7 @@ pub fn ArchivedGamePage() -> impl IntoView {
 fn Replay(r: GameRecord) -> impl IntoView {
     let s = &r.summary;
     let size = s.board_size;
-    let first = if r.first == "blue" { Color::Blue } else { Color::Red };
+    let first = r.first;
     let moves: Vec<Move> = r.moves.iter().filter_map(|m| Move::parse(m, size).ok()).collect();
     let full = Game::starting_with_moves(size, r.swap, first, &moves).unwrap_or_default();
     let total = full.moves().len();
@@ -52,14 +52,14 @@ fn Replay(r: GameRecord) -> impl IntoView {
     let game = RwSignal::new(full.clone());
     let red = s.red.clone().unwrap_or_else(|| "Anonymous".into());
     let blue = s.blue.clone().unwrap_or_else(|| "Anonymous".into());
-    let how = match s.reason.as_str() {
-        "connection" => "by connecting",
-        "resign" => "by resignation",
-        "timeout" => "on time",
-        _ => "by forfeit",
-    };
-    let result =
-        format!("{} won {how}", if s.winner == "red" { format!("{red} (Red)") } else { format!("{blue} (Blue)") });
+    let how = s.reason.adverb();
+    let result = format!(
+        "{} won {how}",
+        match s.winner {
+            Color::Red => format!("{red} (Red)"),
+            Color::Blue => format!("{blue} (Blue)"),
+        }
+    );
     let review = (first == Color::Red).then(|| crate::pages::analysis::review_href(&full));
     let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
         "ArrowLeft" => shown.update(|n| *n = n.saturating_sub(1)),

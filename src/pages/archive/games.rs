@@ -79,19 +79,14 @@ fn GameList(list: GamePage, player: Option<String>, size: Option<u8>, page: u32)
                 </thead>
                 <tbody>
                     {list.games.into_iter().map(|g| {
-                        let how = match g.reason.as_str() {
-                            "connection" => "connected",
-                            "resign" => "resignation",
-                            "timeout" => "on time",
-                            _ => "forfeit",
-                        };
+                        let how = g.reason.noun();
                         view! {
                             <tr data-testid="games-row">
                                 <td><a href=format!("/games/{}", g.id)>{g.id.clone()}</a></td>
                                 <td>{g.red.clone().unwrap_or_else(|| "Anonymous".into())}</td>
                                 <td>{g.blue.clone().unwrap_or_else(|| "Anonymous".into())}</td>
                                 <td>{format!("{0}×{0}", g.board_size)}</td>
-                                <td>{format!("{} won ({how})", if g.winner == "red" { "Red" } else { "Blue" })}</td>
+                                <td>{format!("{} won ({how})", g.winner.name())}</td>
                                 <td class="num">{g.moves}</td>
                                 <td>{day_of(g.finished_at_ms)}</td>
                             </tr>

@@ -21,6 +21,15 @@ use crate::engine::{Cell, Color, Game, Move};
 use crate::engine_worker::client::EngineClient;
 use crate::engine_worker::protocol::{EngineRequest, EngineUpdate, GameSpec};
 
+/// The engine's search for its next move, as the page shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Thinking {
+    /// The worker's job number, so late answers to an old job are ignored.
+    job: u64,
+    playouts: u64,
+    budget: u64,
+}
+
 /// The hot-seat game page.
 #[component]
 pub fn LocalGamePage() -> impl IntoView {
@@ -55,7 +64,7 @@ fn GamePage(vs_engine: bool) -> impl IntoView {
 
     let engine = vs_engine.then(EngineClient::start);
     // The engine's move being searched for, with its progress.
-    let thinking = RwSignal::new(None::<(u64, u64, u64)>);
+    let thinking = RwSignal::new(None::<Thinking>);
     let key = storage_key(opponent.get_untracked());
 
     // After hydration: pick up the stored game unless a new one was asked
@@ -119,7 +128,7 @@ fn GamePage(vs_engine: bool) -> impl IntoView {
             let Some(o) = opponent.get() else { return };
             if engine_to_move() && client.ready.get() {
                 let job = client.new_job();
-                thinking.set(Some((job, 0, o.level.iterations())));
+                thinking.set(Some(Thinking { job, playouts: 0, budget: o.level.iterations() }));
                 let spec = game.with_untracked(GameSpec::of);
                 let seed = js_seed(job);
                 client.send(EngineRequest::Move { job, game: spec, level: o.level, seed });
@@ -130,16 +139,16 @@ fn GamePage(vs_engine: bool) -> impl IntoView {
         });
         Effect::new(move |_| {
             let Some(update) = client.update.get() else { return };
-            let Some((current, _, budget)) = thinking.get_untracked() else { return };
+            let Some(current) = thinking.get_untracked() else { return };
             match update {
-                EngineUpdate::Thinking { job, playouts, .. } if job == current => {
-                    thinking.set(Some((job, playouts, budget)));
+                EngineUpdate::Thinking { job, playouts, .. } if job == current.job => {
+                    thinking.set(Some(Thinking { playouts, ..current }));
                 }
-                EngineUpdate::Moved { job, chosen } if job == current => {
+                EngineUpdate::Moved { job, chosen } if job == current.job => {
                     thinking.set(None);
                     play(chosen);
                 }
-                EngineUpdate::Failed { job, reason } if job == current => {
+                EngineUpdate::Failed { job, reason } if job == current.job => {
                     thinking.set(None);
                     announcement.set(format!("The engine could not move: {reason}."));
                 }
@@ -248,7 +257,7 @@ fn GamePage(vs_engine: bool) -> impl IntoView {
                         {move || {
                             thinking
                                 .get()
-                                .map(|(_, done, budget)| format!("Thinking… {done} of {budget} playouts"))
+                                .map(|t| format!("Thinking… {} of {} playouts", t.playouts, t.budget))
                                 .unwrap_or_default()
                         }}
                     </p>
@@ -345,35 +354,36 @@ fn MoveList(game: RwSignal<Game>, viewing: RwSignal<Option<usize>>) -> impl Into
             el.set_scroll_top(el.scroll_height());
         }
     });
+    let numbered = move || moves().into_iter().enumerate().collect::<Vec<_>>();
     view! {
         <div class="move-list-box">
             <h2 class="box-title">"Moves"</h2>
             <ol class="move-list" data-testid="move-list" node_ref=list>
-                {move || {
-                    moves()
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, m)| {
-                            let number = i + 1;
-                            let colour = Game::mover_of(i);
-                            let current = move || (viewing.get() == Some(number)).then_some("true");
-                            view! {
-                                <li class=format!("move move-{}", colour.as_str())>
-                                    <button
-                                        type="button"
-                                        aria-current=current
-                                        aria-label=format!("Move {number}: {} {m}", colour.name())
-                                        on:click=move |_| viewing.set(Some(number))
-                                    >
-                                        <span class="move-number">{format!("{number}.")}</span>
-                                        " "
-                                        {m.to_string()}
-                                    </button>
-                                </li>
-                            }
-                        })
-                        .collect_view()
-                }}
+                // Keyed by ply and move: a new move adds one item, an undo
+                // removes one, and the rest of the list stays as it is.
+                <For
+                    each=numbered
+                    key=|entry| *entry
+                    children=move |(i, m)| {
+                        let number = i + 1;
+                        let colour = Game::mover_of(i);
+                        let current = move || (viewing.get() == Some(number)).then_some("true");
+                        view! {
+                            <li class=format!("move move-{}", colour.as_str())>
+                                <button
+                                    type="button"
+                                    aria-current=current
+                                    aria-label=format!("Move {number}: {} {m}", colour.name())
+                                    on:click=move |_| viewing.set(Some(number))
+                                >
+                                    <span class="move-number">{format!("{number}.")}</span>
+                                    " "
+                                    {m.to_string()}
+                                </button>
+                            </li>
+                        }
+                    }
+                />
             </ol>
             <Show when=move || viewing.get().is_some()>
                 <button type="button" class="primary" data-testid="back-to-game" on:click=move |_| viewing.set(None)>

@@ -13,7 +13,7 @@ use crate::components::board::HexBoard;
 use crate::components::board_view::BoardView;
 use crate::engine::{Cell, Game, Move};
 use crate::online::messages::ChatLine;
-use crate::online::{ClientMessage, Phase, PlayerId, ServerMessage, TableView};
+use crate::online::{ClientMessage, GameEnd, Phase, PlayerId, ServerMessage, TableView};
 
 /// How this page takes part in the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -213,11 +213,11 @@ impl Live {
                 self.table.set(Some(*view));
             }
             ServerMessage::Chat(line) => self.chat.update(|c| c.push(line)),
-            ServerMessage::MoveRejected { reason } => self.notice.set(Some(reason)),
-            ServerMessage::Error { message } => {
+            ServerMessage::MoveRejected { reason, .. } => self.notice.set(Some(reason)),
+            ServerMessage::Error { message, code } => {
                 // A seat we can no longer resume, or a room already full:
                 // the retry after the close watches instead.
-                if let (true, Some(id)) = (message.contains("reconnect"), self.table_id.get_untracked()) {
+                if let (true, Some(id)) = (code.seat_lost(), self.table_id.get_untracked()) {
                     crate::browser::save(&seat_key(id), "");
                     self.me.set(None);
                 } else if self.joining.get_value() && self.me.get_untracked().is_none() {
@@ -417,7 +417,7 @@ fn status_line(t: Option<&TableView>, me: Option<PlayerId>, link: Link, gone: bo
             _ => "Looking for an opponent…".into(),
         };
     };
-    let name = |p: PlayerId| t.seats[p.index()].as_ref().map_or(p.color().name().to_string(), |s| s.label(p));
+    let name = |p: PlayerId| t.seats[p].as_ref().map_or(p.color().name().to_string(), |s| s.label(p));
     let you = |p: PlayerId| me == Some(p);
     let mut line = match t.phase {
         Phase::Waiting => "Waiting for an opponent to join".to_string(),
@@ -427,7 +427,7 @@ fn status_line(t: Option<&TableView>, me: Option<PlayerId>, link: Link, gone: bo
             None => "Starting the next game…".into(),
         },
         Phase::Paused => {
-            let away = PlayerId::BOTH.into_iter().find(|&p| t.seats[p.index()].as_ref().is_some_and(|s| !s.connected));
+            let away = PlayerId::BOTH.into_iter().find(|&p| t.seats[p].as_ref().is_some_and(|s| !s.connected));
             let secs = t.reconnect_seconds_left.unwrap_or(0);
             match away {
                 Some(p) if you(p) => "Reconnecting…".into(),
@@ -437,15 +437,14 @@ fn status_line(t: Option<&TableView>, me: Option<PlayerId>, link: Link, gone: bo
         }
         Phase::Over | Phase::Abandoned => {
             let w = t.series_winner.or(t.winner);
-            let how = match t.reason.as_deref() {
-                Some("resignation") => " by resignation",
-                Some("timeout") => " on time",
-                Some("forfeit") => " by forfeit",
-                _ => "",
+            // A connection needs no saying.
+            let how = match t.reason {
+                Some(GameEnd::ConnectedSides) | None => String::new(),
+                Some(end) => format!(" {}", end.adverb()),
             };
             match w {
                 Some(p) if t.series_length > 1 => {
-                    format!("{} wins the series {}–{}{how}", name(p), t.score[p.index()], t.score[p.opponent().index()])
+                    format!("{} wins the series {}–{}{how}", name(p), t.score[p], t.score[p.opponent()])
                 }
                 Some(p) => format!("{} ({}) wins{how}", name(p), p.color().name()),
                 None => "The game is over".into(),
@@ -468,7 +467,7 @@ fn SeatLine(
     clock: RwSignal<f64>,
 ) -> impl IntoView {
     let colour = seat.color();
-    let info = move || table.with(|t| t.as_ref().and_then(|t| t.seats[seat.index()].clone()));
+    let info = move || table.with(|t| t.as_ref().and_then(|t| t.seats[seat].clone()));
     let label = move || match info() {
         Some(s) => s.label(seat),
         None => "Open seat".into(),
@@ -482,15 +481,14 @@ fn SeatLine(
     };
     let time_left = move || {
         let t = table.get()?;
-        let left = t.seats[seat.index()].as_ref()?.clock_ms? as f64;
+        let left = t.seats[seat].as_ref()?.clock_ms? as f64;
         let running = t.clock_running == Some(seat);
         let left = if running { (left - (clock.get() - stamp.get()).max(0.0)).max(0.0) } else { left };
         let secs = (left / 1000.0).ceil() as u64;
         Some(format!("{}:{:02}", secs / 60, secs % 60))
     };
-    let wins = move || {
-        table.with(|t| t.as_ref().filter(|t| t.series_length > 1).map(|t| format!("{} won", t.score[seat.index()])))
-    };
+    let wins =
+        move || table.with(|t| t.as_ref().filter(|t| t.series_length > 1).map(|t| format!("{} won", t.score[seat])));
     view! {
         <li class=move || format!("player player-{} {}", colour.as_str(), state()) data-testid=format!("seat-{}", colour.as_str())>
             <span class=format!("chip chip-{}", colour.as_str()) aria-hidden="true"></span>
@@ -511,25 +509,28 @@ fn SeatLine(
 fn LiveMoves(table: RwSignal<Option<TableView>>) -> impl IntoView {
     let moves =
         move || table.with(|t| t.as_ref().map(|t| (t.first, t.moves.clone())).unwrap_or((PlayerId::Red, Vec::new())));
+    let with_mover = move || {
+        let (first, moves) = moves();
+        let mover = |i: usize| if i.is_multiple_of(2) { first } else { first.opponent() };
+        moves.into_iter().enumerate().map(|(i, m)| (i, m, mover(i))).collect::<Vec<_>>()
+    };
     view! {
         <div class="move-list-box">
             <h2 class="box-title">"Moves"</h2>
             <ol class="move-list" data-testid="move-list">
-                {move || {
-                    let (first, moves) = moves();
-                    moves
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, m)| {
-                            let who = if i % 2 == 0 { first } else { first.opponent() };
-                            let text = match m {
-                                Move::Place(c) => c.to_string(),
-                                Move::Swap => "swap".into(),
-                            };
-                            view! { <li class=format!("move move-{}", who.color().as_str())><span>{text}</span></li> }
-                        })
-                        .collect_view()
-                }}
+                // Keyed by ply, move and mover: a move adds one item; a new
+                // game (another first player) replaces them all.
+                <For
+                    each=with_mover
+                    key=|entry| *entry
+                    children=|(_, m, who)| {
+                        let text = match m {
+                            Move::Place(c) => c.to_string(),
+                            Move::Swap => "swap".into(),
+                        };
+                        view! { <li class=format!("move move-{}", who.color().as_str())><span>{text}</span></li> }
+                    }
+                />
             </ol>
         </div>
     }
@@ -553,12 +554,7 @@ fn FinishedGames(table: RwSignal<Option<TableView>>) -> impl IntoView {
                             .map(|g| {
                                 let game = Game::starting_with_moves(size, swap, g.first.color(), &g.moves).ok();
                                 let href = game.filter(|_| g.first == PlayerId::Red).map(|g| crate::pages::analysis::review_href(&g));
-                                let reason = match g.reason.as_str() {
-                                    "connected_sides" => "connected",
-                                    "resignation" => "resignation",
-                                    "timeout" => "on time",
-                                    _ => "forfeit",
-                                };
+                                let reason = g.reason.noun();
                                 view! {
                                     <li>
                                         {format!("Game {}: {} won ({reason}, {} moves) ", g.number, g.winner.color().name(), g.moves.len())}
@@ -585,9 +581,10 @@ fn Chat(
     let draft = RwSignal::new(String::new());
     let name = move |p: PlayerId| {
         table
-            .with(|t| t.as_ref().and_then(|t| t.seats[p.index()].as_ref().map(|s| s.label(p))))
+            .with(|t| t.as_ref().and_then(|t| t.seats[p].as_ref().map(|s| s.label(p))))
             .unwrap_or_else(|| p.color().name().into())
     };
+    let numbered = move || chat.get().into_iter().enumerate().collect::<Vec<_>>();
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let line = draft.get_untracked();
@@ -600,11 +597,16 @@ fn Chat(
         <div class="chat">
             <h2 class="box-title">"Chat"</h2>
             <ul class="chat-lines" data-testid="chat" aria-live="polite">
-                {move || chat.get().into_iter().map(|l| view! {
-                    <li class=format!("chat-{}", l.player.color().as_str())>
-                        <strong>{name(l.player)} ": "</strong>{l.message}
-                    </li>
-                }).collect_view()}
+                // Lines are only ever added: keyed by their place.
+                <For
+                    each=numbered
+                    key=|(i, _)| *i
+                    children=move |(_, l)| view! {
+                        <li class=format!("chat-{}", l.player.color().as_str())>
+                            <strong>{name(l.player)} ": "</strong>{l.message}
+                        </li>
+                    }
+                />
             </ul>
             <Show when=move || me.get().is_some() fallback=|| view! { <p class="hint">"Spectators read the chat."</p> }>
                 <form class="chat-form" on:submit=submit>

@@ -10,7 +10,7 @@ use leptos_meta::Title;
 use super::live_socket::{LiveSocket, SocketSlot};
 use super::lobby::live_tables;
 use crate::online::view::OverviewUpdate;
-use crate::online::{PlayerId, SlotSnapshot};
+use crate::online::{PlayerId, SlotSnapshot, SlotState};
 
 /// The overview page.
 #[component]
@@ -66,7 +66,7 @@ fn LiveList(initial: Vec<SlotSnapshot>) -> impl IntoView {
         socket.set(LiveSocket::open("/ws/overview", on_text, move || live.set(false)));
     });
     on_cleanup(move || socket.set(None));
-    let count = move || tables.with(|t| t.values().filter(|s| s.state == "full").count());
+    let count = move || tables.with(|t| t.values().filter(|s| s.state == SlotState::Full).count());
     view! {
         <p class="hint" data-testid="overview-summary">
             {move || {
@@ -79,7 +79,7 @@ fn LiveList(initial: Vec<SlotSnapshot>) -> impl IntoView {
             <p data-testid="overview-empty">"No game is being played right now. " <a href="/play">"Start one"</a> "."</p>
         </Show>
         <ul class="overview-list" data-testid="overview-list">
-            <For each=move || tables.get().into_values() key=|s| (s.slot_id, s.move_count, s.current_game_number, s.connected_player_count, s.spectators, s.state.clone()) let:s>
+            <For each=move || tables.get().into_values() key=|s| (s.slot_id, s.move_count, s.current_game_number, s.connected_player_count, s.spectators, s.state) let:s>
                 <TableCard s />
             </For>
         </ul>
@@ -99,7 +99,7 @@ fn TableCard(s: SlotSnapshot) -> impl IntoView {
             (None, None) => "waiting…".into(),
         }
     };
-    let status = if s.state == "waiting" {
+    let status = if s.state == SlotState::Waiting {
         "Waiting for an opponent".to_string()
     } else if let Some(w) = s.series_winner {
         format!("{} won", w.color().name())

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use super::lobby::{CreateRoom, JoinRoom, register_player};
+use crate::app_error::AppError;
 use crate::online::identity::Identity;
 
 /// Where the browser keeps its player identity.
@@ -27,14 +28,13 @@ fn IdentityBox() -> impl IntoView {
         let name = draft.get_untracked();
         leptos::task::spawn_local(async move {
             match register_player(name).await {
-                Ok(Ok(id)) => {
+                Ok(id) => {
                     crate::browser::save(IDENTITY_KEY, &serde_json::to_string(&id).unwrap_or_default());
                     crate::browser::save("hexarena.name", &id.name);
                     problem.set(None);
                     identity.set(Some(id));
                 }
-                Ok(Err(reason)) => problem.set(Some(reason)),
-                Err(e) => problem.set(Some(clean_error(&e.to_string()))),
+                Err(e) => problem.set(Some(e.to_string())),
             }
         });
     };
@@ -160,10 +160,7 @@ fn NameField(prefix: &'static str) -> impl IntoView {
 pub fn PlayOnline() -> impl IntoView {
     let create = ServerAction::<CreateRoom>::new();
     let join = ServerAction::<JoinRoom>::new();
-    let problem = |r: Result<Option<String>, ServerFnError>| match r {
-        Ok(reason) => reason,
-        Err(e) => Some(clean_error(&e.to_string())),
-    };
+    let problem = |r: Result<(), AppError>| r.err().map(|e| e.to_string());
     let create_problem = move || create.value().get().and_then(problem);
     let join_problem = move || join.value().get().and_then(problem);
     view! {
@@ -213,9 +210,4 @@ pub fn PlayOnline() -> impl IntoView {
             <p class="hint"><a href="/overview">"Watch the games being played now"</a></p>
         </section>
     }
-}
-
-/// Server function errors arrive with a technical prefix; people need the reason.
-fn clean_error(text: &str) -> String {
-    text.strip_prefix("error running server function: ").unwrap_or(text).to_string()
 }

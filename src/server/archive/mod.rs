@@ -10,8 +10,8 @@ pub mod write;
 use sqlx::AnyPool;
 use tokio::sync::mpsc;
 
-use crate::engine::Move;
-use crate::online::{PlayerId, TableOptions};
+use crate::engine::{ByColor, Move};
+use crate::online::{GameEnd, PlayerId, TableOptions};
 
 /// Who sat in a seat, as the table knew them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -72,14 +72,13 @@ pub struct FinishedGame {
     pub moves: Vec<Move>,
     pub times: Vec<u64>,
     pub clocks: Vec<Option<u64>>,
-    pub seats: [SeatLabel; 2],
+    pub seats: ByColor<SeatLabel>,
     pub winner: PlayerId,
-    /// `connected_sides`, `resignation`, `timeout` or `forfeit`.
-    pub reason: &'static str,
+    pub reason: GameEnd,
     pub started_ms: u64,
     pub finished_ms: u64,
     /// Series score after this game.
-    pub score: [u32; 2],
+    pub score: ByColor<u32>,
     /// Set when this game decided the series.
     pub series_winner: Option<PlayerId>,
 }

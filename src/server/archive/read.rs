@@ -7,6 +7,8 @@ use sqlx::AnyPool;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use crate::engine::Color;
+use crate::online::GameEnd;
 use crate::online::records::{
     DayCount, GamePage, GameRecord, GameSummary, LeaderboardRow, RecentMatch, Statistics, day_of, iso_time,
 };
@@ -19,6 +21,26 @@ fn text(row: &AnyRow, column: &str) -> Result<Option<String>, sqlx::Error> {
 
 fn int(row: &AnyRow, column: &str) -> Result<i64, sqlx::Error> {
     row.try_get::<i64, _>(column)
+}
+
+/// A column no version of hexarena writes this way: the row is refused
+/// rather than shown wrong.
+fn undecodable(column: &str, value: &str) -> sqlx::Error {
+    sqlx::Error::ColumnDecode { index: column.to_string(), source: format!("unexpected value {value:?}").into() }
+}
+
+fn colour(row: &AnyRow, column: &str) -> Result<Color, sqlx::Error> {
+    let value: String = row.try_get(column)?;
+    match value.as_str() {
+        "red" => Ok(Color::Red),
+        "blue" => Ok(Color::Blue),
+        _ => Err(undecodable(column, &value)),
+    }
+}
+
+fn game_end(row: &AnyRow, column: &str) -> Result<GameEnd, sqlx::Error> {
+    let value: String = row.try_get(column)?;
+    GameEnd::from_stored(&value).ok_or_else(|| undecodable(column, &value))
 }
 
 /// Everything `/statistics` and `/api/statistics` show. `now_ms` fixes the
@@ -161,8 +183,8 @@ fn summary(row: &AnyRow) -> Result<GameSummary, sqlx::Error> {
         board_size: int(row, "board_size")?.clamp(0, 255) as u8,
         red: text(row, "red_name")?,
         blue: text(row, "blue_name")?,
-        winner: row.try_get("winner")?,
-        reason: row.try_get("reason")?,
+        winner: colour(row, "winner")?,
+        reason: game_end(row, "reason")?,
         moves: int(row, "move_count")?.max(0) as u32,
         finished_at_ms: int(row, "finished_at_ms")?,
     })
@@ -209,7 +231,7 @@ pub async fn game(pool: &AnyPool, id: &str) -> Result<Option<GameRecord>, sqlx::
     Ok(Some(GameRecord {
         summary: summary(&row)?,
         swap: int(&row, "swap")? != 0,
-        first: row.try_get("first_player")?,
+        first: colour(&row, "first_player")?,
         moves: moves.iter().map(|m| m.try_get::<String, _>("move")).collect::<Result<_, _>>()?,
         played_at_ms: moves.iter().map(|m| int(m, "played_at_ms")).collect::<Result<_, _>>()?,
         started_at_ms: int(&row, "started_at_ms")?,

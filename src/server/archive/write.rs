@@ -6,18 +6,9 @@ use sqlx::{Any, AnyPool, Transaction};
 use crate::server::database::{row_chunks, values_placeholders};
 
 use super::{FinishedGame, PlayerKey, SeatLabel};
+use crate::engine::ByColor;
 use crate::online::PlayerId;
 use crate::rating::Glicko2;
-
-/// Our stored reason for hexgame's `game_over` reason.
-pub fn stored_reason(reason: &str) -> &'static str {
-    match reason {
-        "connected_sides" => "connection",
-        "resignation" => "resign",
-        "timeout" => "timeout",
-        _ => "forfeit",
-    }
-}
 
 fn colour(p: PlayerId) -> &'static str {
     p.color().as_str()
@@ -55,11 +46,11 @@ pub async fn record_all<'a>(pool: &AnyPool, games: &'a [FinishedGame]) -> Vec<(&
 /// Writes `game` (times already wall-clock) and, when both seats are known
 /// players, their new ratings, in `tx`.
 pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> Result<(), sqlx::Error> {
-    let keys: [Option<PlayerKey>; 2] = [game.seats[0].player(), game.seats[1].player()];
+    let keys: ByColor<Option<PlayerKey>> = game.seats.as_ref().map(|s| s.player());
     for key in keys.iter().flatten() {
         upsert_player(tx, key, &game.seats, game.finished_ms).await?;
     }
-    let id_of = |i: usize| keys[i].as_ref().map(|k| k.id.clone());
+    let id_of = |seat: PlayerId| keys[seat].as_ref().map(|k| k.id.clone());
     let tc = game.options.time_control;
     sqlx::query(
         "INSERT INTO series (id, board_size, swap_allowed, series_length, base_ms, increment_ms, red_player, blue_player, \
@@ -75,14 +66,14 @@ pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> 
     .bind(i32::from(game.options.series_length))
     .bind(tc.map(|t| t.base_ms as i64))
     .bind(tc.map(|t| t.increment_ms as i64))
-    .bind(id_of(0))
-    .bind(id_of(1))
-    .bind(game.seats[0].name.clone())
-    .bind(game.seats[0].model.clone())
-    .bind(game.seats[1].name.clone())
-    .bind(game.seats[1].model.clone())
-    .bind(game.score[0] as i32)
-    .bind(game.score[1] as i32)
+    .bind(id_of(PlayerId::Red))
+    .bind(id_of(PlayerId::Blue))
+    .bind(game.seats.red.name.clone())
+    .bind(game.seats.red.model.clone())
+    .bind(game.seats.blue.name.clone())
+    .bind(game.seats.blue.model.clone())
+    .bind(game.score.red as i32)
+    .bind(game.score.blue as i32)
     .bind(game.number as i32)
     .bind(game.series_winner.map(|w| colour(w).to_string()))
     .bind(game.started_ms as i64)
@@ -91,7 +82,7 @@ pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> 
     .execute(&mut **tx)
     .await?;
 
-    let rated = matches!((&keys[0], &keys[1]), (Some(a), Some(b)) if a.id != b.id);
+    let rated = matches!((&keys.red, &keys.blue), (Some(a), Some(b)) if a.id != b.id);
     let game_id = format!("{}-{}", game.series_id, game.number);
     sqlx::query(
         "INSERT INTO games (id, series_id, number, board_size, swap_allowed, first_player, red_player, blue_player, \
@@ -103,10 +94,10 @@ pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> 
     .bind(i32::from(game.options.size))
     .bind(game.options.swap)
     .bind(colour(game.first))
-    .bind(id_of(0))
-    .bind(id_of(1))
+    .bind(id_of(PlayerId::Red))
+    .bind(id_of(PlayerId::Blue))
     .bind(colour(game.winner))
-    .bind(stored_reason(game.reason))
+    .bind(game.reason.stored())
     .bind(rated)
     .bind(game.started_ms as i64)
     .bind(game.finished_ms as i64)
@@ -129,7 +120,7 @@ pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> 
         }
         query.execute(&mut **tx).await?;
     }
-    if let (true, Some(red), Some(blue)) = (rated, &keys[0], &keys[1]) {
+    if let (true, Some(red), Some(blue)) = (rated, &keys.red, &keys.blue) {
         let (winner, loser) = if game.winner == PlayerId::Red { (red, blue) } else { (blue, red) };
         let (w, l) = (rating_of(tx, &winner.id).await?, rating_of(tx, &loser.id).await?);
         let (w2, l2) = Glicko2::after_game(w, l);
@@ -159,7 +150,7 @@ pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> 
 async fn upsert_player(
     tx: &mut Transaction<'static, Any>,
     key: &PlayerKey,
-    seats: &[SeatLabel; 2],
+    seats: &ByColor<SeatLabel>,
     now_ms: u64,
 ) -> Result<(), sqlx::Error> {
     let model = seats.iter().find(|s| s.player().as_ref() == Some(key)).and_then(|s| s.model.clone());

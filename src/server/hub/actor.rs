@@ -13,7 +13,9 @@ use tokio::time::Instant;
 use super::conn::{Conn, Frame};
 use super::table::{Arrival, Out, SeatError, Table, To};
 use super::{Hub, TableHandle};
+use crate::engine::ByColor;
 use crate::online::{ClientMessage, Dialect, PlayerId, ServerMessage, SlotSnapshot, TableView};
+use crate::server::journal::Entry;
 
 /// What a table's task is asked to do.
 pub enum Command {
@@ -70,7 +72,7 @@ async fn serve(
     mut table: Box<Table>,
     mut commands: mpsc::UnboundedReceiver<Command>,
 ) {
-    let mut seats: [Option<Conn>; 2] = [None, None];
+    let mut seats: ByColor<Option<Conn>> = ByColor::default();
     let mut watchers: Vec<Conn> = Vec::new();
     let now = || hub.now_ms();
     let linger = hub.config().linger;
@@ -114,7 +116,7 @@ async fn serve(
                 }
                 match table.join(who, token, now()) {
                     Ok((id, o)) => {
-                        seats[id.index()] = Some(conn);
+                        seats[id] = Some(conn);
                         out = o;
                         let _ = reply.send(Ok(id));
                     }
@@ -130,7 +132,7 @@ async fn serve(
                     Ok((id, o)) => {
                         // A page reload can race its own disconnect: the
                         // newer connection wins and the older one closes.
-                        seats[id.index()] = Some(conn);
+                        seats[id] = Some(conn);
                         out = o;
                         let _ = reply.send(Ok(id));
                     }
@@ -146,14 +148,14 @@ async fn serve(
             }
             Some(Command::FromSeat { conn_id, message }) => {
                 let Some(seat) =
-                    PlayerId::BOTH.into_iter().find(|p| seats[p.index()].as_ref().is_some_and(|c| c.id == conn_id))
+                    PlayerId::BOTH.into_iter().find(|&p| seats[p].as_ref().is_some_and(|c| c.id == conn_id))
                 else {
                     continue; // a connection replaced by a reconnect, or a spectator
                 };
                 let t = now();
                 out = match message {
                     ClientMessage::Move { q, r } => table.play(seat, q, r, t),
-                    ClientMessage::BadMove(reason) => vec![Out::Send(To::Seat(seat), ServerMessage::rejected(reason))],
+                    ClientMessage::BadMove(code) => vec![Out::to_seat(seat, ServerMessage::rejected(code))],
                     ClientMessage::Swap => table.swap(seat, t),
                     ClientMessage::Resign => table.resign(seat, t),
                     ClientMessage::Chat(Some(line)) => {
@@ -168,9 +170,11 @@ async fn serve(
                 }
             }
             Some(Command::Gone { conn_id }) => {
-                if let Some(i) = seats.iter().position(|c| c.as_ref().is_some_and(|c| c.id == conn_id)) {
-                    seats[i] = None;
-                    out = table.disconnect(PlayerId::BOTH[i], now());
+                if let Some(id) =
+                    PlayerId::BOTH.into_iter().find(|&p| seats[p].as_ref().is_some_and(|c| c.id == conn_id))
+                {
+                    seats[id] = None;
+                    out = table.disconnect(id, now());
                 } else {
                     watchers.retain(|w| w.id != conn_id);
                     table.set_spectators(watchers.len() as u32);
@@ -185,13 +189,12 @@ async fn serve(
                 continue;
             }
         }
-        journal(&hub, &out).await;
-        let mut dropped = deliver(&hub, &table, &mut seats, &mut watchers, out, changed, now());
+        let mut dropped = execute(&hub, &table, &mut seats, &mut watchers, out, changed, now()).await;
         // A player whose queue is full is too slow to keep up: their socket
         // is closed and the reconnect window applies as for any drop.
         while let Some(id) = dropped.pop() {
             let out = table.disconnect(id, now());
-            dropped.extend(deliver(&hub, &table, &mut seats, &mut watchers, out, true, now()));
+            dropped.extend(execute(&hub, &table, &mut seats, &mut watchers, out, true, now()).await);
         }
         let was_deserted = deserted_since.is_some();
         if table.is_deserted() && seats.iter().all(Option::is_none) {
@@ -208,18 +211,14 @@ async fn serve(
     hub.forget(table.id, table.room_code.as_deref());
 }
 
-/// Writes the journal entries among `out` and waits for them to be kept,
-/// so nobody hears of a move a crash could lose.
-async fn journal(hub: &Hub, out: &[Out]) {
-    let Some(journal) = hub.journal() else { return };
-    let entries: Vec<_> = out
-        .iter()
-        .filter_map(|o| match o {
-            Out::Journal(e) => Some(e.clone()),
-            _ => None,
-        })
-        .collect();
-    if !entries.is_empty() {
+/// Writes a run of journal entries and waits for them to be kept, so
+/// nobody hears of a move a crash could lose.
+async fn flush_journal(hub: &Hub, pending: &mut Vec<Entry>) {
+    if pending.is_empty() {
+        return;
+    }
+    let entries = std::mem::take(pending);
+    if let Some(journal) = hub.journal() {
         journal.write(entries).await;
     }
 }
@@ -231,60 +230,70 @@ async fn sleep_until(deadline: Option<Instant>) {
     }
 }
 
-/// Writes each message once and hands the bytes to every recipient; then,
-/// if anything changed, the whole view to browser clients and spectators.
-/// Returns the seats whose connection was dropped for being too slow.
-fn deliver(
+/// Carries out the table's effects in the order it gave them; each run of
+/// journal entries is kept before the effects after it. Each message is
+/// written once and its bytes shared by every recipient; then, if anything
+/// changed, the whole view goes to browser clients and spectators. Returns
+/// the seats whose connection was dropped for being too slow.
+async fn execute(
     hub: &Hub,
     table: &Table,
-    seats: &mut [Option<Conn>; 2],
+    seats: &mut ByColor<Option<Conn>>,
     watchers: &mut Vec<Conn>,
     out: Vec<Out>,
     changed: bool,
     now: u64,
 ) -> Vec<PlayerId> {
     let mut dropped: Vec<PlayerId> = Vec::new();
-    let mut send = |seats: &mut [Option<Conn>; 2], id: PlayerId, bytes: &Utf8Bytes| {
-        if let Some(conn) = &seats[id.index()]
-            && !conn.send(Frame::Text(bytes.clone()))
-        {
-            seats[id.index()] = None;
-            dropped.push(id);
-        }
-    };
+    let mut pending: Vec<Entry> = Vec::new();
     for o in out {
+        if let Out::Journal(entry) = o {
+            pending.push(entry);
+            continue;
+        }
+        flush_journal(hub, &mut pending).await;
         match o {
             Out::Send(to, message) => {
                 let bytes = Utf8Bytes::from(message.to_json());
                 for id in PlayerId::BOTH {
                     if matches!(to, To::Players | To::Everyone) || to == To::Seat(id) {
-                        send(seats, id, &bytes);
+                        send(seats, id, &bytes, &mut dropped);
                     }
                 }
                 if to == To::Everyone {
                     watchers.retain(|w| w.send(Frame::Text(bytes.clone())));
                 }
             }
-            Out::Close(id) => seats[id.index()] = None,
+            Out::Close(id) => seats[id] = None,
             Out::Reseat { from, to } => {
-                let conn = seats[from.index()].take();
-                seats[to.index()] = conn;
+                let conn = seats[from].take();
+                seats[to] = conn;
             }
             Out::Relist => hub.relist(table.id, table.options),
             Out::Archive(game) => hub.archive_game(*game),
-            // Written before delivery, in `run`.
             Out::Journal(_) => {}
         }
     }
+    flush_journal(hub, &mut pending).await;
     let browsers = seats.iter().flatten().any(|c| c.dialect == Dialect::Browser);
     if changed && (browsers || !watchers.is_empty()) {
-        let bytes = Utf8Bytes::from(ServerMessage::State(Box::new(table.view(now))).to_json());
+        let bytes = Utf8Bytes::from(table.state_message(now).to_json());
         for id in PlayerId::BOTH {
-            if seats[id.index()].as_ref().is_some_and(|c| c.dialect == Dialect::Browser) {
-                send(seats, id, &bytes);
+            if seats[id].as_ref().is_some_and(|c| c.dialect == Dialect::Browser) {
+                send(seats, id, &bytes, &mut dropped);
             }
         }
         watchers.retain(|w| w.send(Frame::Text(bytes.clone())));
     }
     dropped
+}
+
+/// Queues `bytes` for seat `id`; a full queue drops the connection.
+fn send(seats: &mut ByColor<Option<Conn>>, id: PlayerId, bytes: &Utf8Bytes, dropped: &mut Vec<PlayerId>) {
+    if let Some(conn) = &seats[id]
+        && !conn.send(Frame::Text(bytes.clone()))
+    {
+        seats[id] = None;
+        dropped.push(id);
+    }
 }

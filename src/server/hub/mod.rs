@@ -22,7 +22,7 @@ use self::actor::Command;
 use self::config::HubConfig;
 use self::conn::Conn;
 use self::table::{Arrival, SeatError, Table};
-use crate::online::{PlayerId, SlotSnapshot, TableOptions, TableView};
+use crate::online::{ErrorCode, PlayerId, SlotSnapshot, SlotState, TableOptions, TableView};
 use crate::server::archive::{Archive, FinishedGame};
 use crate::server::journal::{Journal, JournalPlace, Restored};
 
@@ -57,16 +57,16 @@ pub enum JoinError {
 }
 
 impl JoinError {
-    /// Text for the `error` message (hexgame's where it has one).
-    pub fn message(&self) -> String {
+    /// The code (and with it the text) for the `error` message.
+    pub const fn code(&self) -> ErrorCode {
         match self {
-            JoinError::NoSlot => "No available slot".into(),
-            JoinError::NoSuchTable => "Slot does not exist".into(),
-            JoinError::NotWaiting => "Slot is not waiting for an opponent".into(),
-            JoinError::OwnerAway => "Slot owner is disconnected".into(),
-            JoinError::Full => "Slot is already full".into(),
-            JoinError::NoSuchRoom => "No room has this code: check it with the person who shared it".into(),
-            JoinError::Seat(e) => e.message().into(),
+            JoinError::NoSlot => ErrorCode::NoSlot,
+            JoinError::NoSuchTable => ErrorCode::NoSuchSlot,
+            JoinError::NotWaiting => ErrorCode::SlotNotWaiting,
+            JoinError::OwnerAway => ErrorCode::OwnerAway,
+            JoinError::Full => ErrorCode::SlotFull,
+            JoinError::NoSuchRoom => ErrorCode::NoSuchRoom,
+            JoinError::Seat(e) => e.code(),
         }
     }
 }
@@ -215,11 +215,6 @@ impl Hub {
         Conn::new(self.0.next_conn.fetch_add(1, Ordering::Relaxed), dialect, capacity)
     }
 
-    /// Number of open tables.
-    pub fn table_count(&self) -> usize {
-        self.0.tables.read().map_or(0, |t| t.len())
-    }
-
     /// The table with this id.
     pub fn table(&self, id: u64) -> Option<Arc<TableHandle>> {
         self.0.tables.read().ok()?.get(&id).cloned()
@@ -304,7 +299,7 @@ impl Hub {
     ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
         let handle = self.table(id).ok_or(JoinError::NoSuchTable)?;
         let snapshot = self.snapshot_of(&handle).await.ok_or(JoinError::NoSuchTable)?;
-        if snapshot.state != "waiting" {
+        if snapshot.state != SlotState::Waiting {
             return Err(JoinError::NotWaiting);
         }
         if snapshot.connected_player_count < snapshot.player_count {

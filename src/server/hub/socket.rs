@@ -11,7 +11,9 @@ use super::actor::Command;
 use super::conn::Frame;
 use super::table::Arrival;
 use super::{Hub, JoinError, TableHandle};
-use crate::online::{ClientMessage, Dialect, PlayerId, ServerMessage, TableOptions, parse_client_message};
+use crate::online::{
+    ClientMessage, Dialect, ErrorCode, PlayerId, Refusal, ServerMessage, TableOptions, parse_client_message,
+};
 
 /// Frames a seated player may have queued before being dropped as too slow.
 pub const PLAYER_QUEUE: usize = 256;
@@ -33,8 +35,8 @@ pub enum Seating {
 }
 
 /// Sends one error and closes, for a request refused before any seat.
-pub async fn refuse(mut socket: WebSocket, message: &str) {
-    let _ = socket.send(Message::Text(ServerMessage::error(message).to_json().into())).await;
+pub async fn refuse(mut socket: WebSocket, refusal: impl Into<Refusal>) {
+    let _ = socket.send(Message::Text(ServerMessage::error(refusal).to_json().into())).await;
     let _ = socket.send(Message::Close(Some(CloseFrame { code: POLICY, reason: Utf8Bytes::from_static("") }))).await;
 }
 
@@ -56,7 +58,7 @@ pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seatin
     .await;
     match seated {
         Ok((table, _)) => Box::pin(relay(socket, rx, &table, conn_id, dialect, true)).await,
-        Err(e) => Box::pin(refuse(socket, &e.message())).await,
+        Err(e) => Box::pin(refuse(socket, e.code())).await,
     }
 }
 
@@ -66,7 +68,7 @@ pub async fn watch(socket: WebSocket, hub: Hub, id: u64) {
     let conn_id = conn.id;
     match hub.watch(id, conn) {
         Some(table) => Box::pin(relay(socket, rx, &table, conn_id, Dialect::Browser, false)).await,
-        None => Box::pin(refuse(socket, "No live game has this id: it may have finished")).await,
+        None => Box::pin(refuse(socket, ErrorCode::NoLiveGame)).await,
     }
 }
 
@@ -103,19 +105,19 @@ async fn relay(
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
-                        if reply(&mut socket, ServerMessage::error("Invalid JSON message")).await { continue } else { break }
+                        if reply(&mut socket, ServerMessage::error(ErrorCode::InvalidJson)).await { continue } else { break }
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 };
                 let answer = match parse_client_message(&text, dialect) {
-                    Err(e) => Some(ServerMessage::error(e.message())),
+                    Err(e) => Some(ServerMessage::error(e)),
                     Ok(ClientMessage::Ping) => Some(ServerMessage::Pong {}),
                     Ok(ClientMessage::Hello) => Some(ServerMessage::Hello { protocol_version: crate::online::PROTOCOL_VERSION }),
-                    Ok(_) if !seated => Some(ServerMessage::error("Spectators cannot move or chat")),
+                    Ok(_) if !seated => Some(ServerMessage::error(ErrorCode::SpectatorCannotAct)),
                     Ok(message) => {
                         if !table.send(Command::FromSeat { conn_id, message }) {
-                            Some(ServerMessage::error("This game has closed"))
+                            Some(ServerMessage::error(ErrorCode::GameClosed))
                         } else {
                             None
                         }

@@ -5,8 +5,8 @@ use serde::Serialize;
 use sqlx::{AnyPool, Row};
 use tokio::sync::mpsc;
 
-use super::{Batch, Entry, LiveHeader, Restored};
-use crate::engine::Move;
+use super::{Batch, Entry, LiveHeader, LiveMove, Restored};
+use crate::engine::{ByColor, Move};
 use crate::server::database::{row_chunks, values_placeholders};
 
 async fn insert_moves(tx: &mut sqlx::Transaction<'static, sqlx::Any>, moves: &[&Entry]) -> Result<(), sqlx::Error> {
@@ -85,8 +85,8 @@ async fn write(pool: &AnyPool, batches: &[Batch], postgres: bool) -> Result<(), 
                 .bind(h.room_code.clone())
                 .bind(json(&h.seats))
                 .bind(h.game_number as i32)
-                .bind(h.score[0] as i32)
-                .bind(h.score[1] as i32)
+                .bind(h.score.red as i32)
+                .bind(h.score.blue as i32)
                 .bind(json(&h.finished))
                 .bind(crate::server::archive::wall_ms() as i64)
                 .execute(&mut *tx)
@@ -133,7 +133,7 @@ pub async fn load(pool: &AnyPool) -> Result<Vec<Restored>, String> {
             room_code: row.try_get::<Option<String>, _>("room_code").map_err(|e| e.to_string())?,
             seats: serde_json::from_str(&text("seats")?).map_err(|e| bad("seats", e))?,
             game_number: int("game_number")? as u32,
-            score: [int("red_wins")? as u32, int("blue_wins")? as u32],
+            score: ByColor { red: int("red_wins")? as u32, blue: int("blue_wins")? as u32 },
             finished: serde_json::from_str(&text("finished")?).map_err(|e| bad("finished games", e))?,
         };
         let moves = sqlx::query(
@@ -145,12 +145,20 @@ pub async fn load(pool: &AnyPool) -> Result<Vec<Restored>, String> {
         .await
         .map_err(|e| e.to_string())?
         .iter()
-        .map(|m| {
+        .enumerate()
+        .map(|(ply, m)| {
             let text: String = m.try_get("move").map_err(|e| e.to_string())?;
             let mv = Move::parse(&text, header.options.size).map_err(|e| format!("table {id}: move {text}: {e}"))?;
             let at: i64 = m.try_get("at_ms").map_err(|e| e.to_string())?;
             let clock: Option<i64> = m.try_get("clock_ms").map_err(|e| e.to_string())?;
-            Ok((mv, at.max(0) as u64, clock.map(|c| c.max(0) as u64)))
+            Ok(LiveMove {
+                table_id: header.id,
+                game_number: header.game_number,
+                ply: ply as u32,
+                mv,
+                at_ms: at.max(0) as u64,
+                clock_ms: clock.map(|c| c.max(0) as u64),
+            })
         })
         .collect::<Result<Vec<_>, String>>()?;
         out.push(Restored { header, moves });

@@ -224,6 +224,7 @@ fn start_compacting_after(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::ByColor;
     use crate::online::TableOptions;
 
     fn scratch(name: &str) -> PathBuf {
@@ -237,9 +238,9 @@ mod tests {
             id,
             options: TableOptions::v1(9, 1).expect("valid options"),
             room_code: Some("ABCDEF".into()),
-            seats: [None, None],
+            seats: ByColor::default(),
             game_number: 1,
-            score: [0, 0],
+            score: ByColor::default(),
             finished: Vec::new(),
         }))
     }
@@ -272,7 +273,7 @@ mod tests {
         let restored = set.restored();
         assert_eq!(restored.len(), 2);
         assert_eq!(
-            restored[0].moves,
+            restored[0].moves.iter().map(|m| (m.mv, m.at_ms, m.clock_ms)).collect::<Vec<_>>(),
             vec![(Move::parse("e5", 9).unwrap(), 5, Some(60_000)), (Move::Swap, 5, Some(60_000))]
         );
         assert!(restored[1].moves.is_empty());

@@ -63,20 +63,14 @@ impl LiveSet {
 
     /// The tables to reopen, by id.
     pub fn restored(&self) -> Vec<Restored> {
-        self.tables
-            .values()
-            .map(|(header, moves)| Restored {
-                header: header.clone(),
-                moves: moves.iter().map(|m| (m.mv, m.at_ms, m.clock_ms)).collect(),
-            })
-            .collect()
+        self.tables.values().map(|(header, moves)| Restored { header: header.clone(), moves: moves.clone() }).collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Move;
+    use crate::engine::{ByColor, Move};
     use crate::online::TableOptions;
 
     fn header(id: u64, game_number: u32) -> Entry {
@@ -84,9 +78,9 @@ mod tests {
             id,
             options: TableOptions::v1(7, 3).expect("valid options"),
             room_code: None,
-            seats: [None, None],
+            seats: ByColor::default(),
             game_number,
-            score: [game_number - 1, 0],
+            score: ByColor { red: game_number - 1, blue: 0 },
             finished: Vec::new(),
         }))
     }
@@ -115,7 +109,7 @@ mod tests {
         let restored = set.restored();
         assert_eq!(restored.len(), 1);
         assert_eq!(restored[0].header.game_number, 2);
-        assert_eq!(restored[0].moves.iter().map(|m| m.0.to_string()).collect::<Vec<_>>(), ["d4"]);
+        assert_eq!(restored[0].moves.iter().map(|m| m.mv.to_string()).collect::<Vec<_>>(), ["d4"]);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::engine::Move;
+use crate::engine::{ByColor, Move};
 use crate::online::TableOptions;
 use crate::online::view::GameResult;
 
@@ -42,9 +42,9 @@ pub struct LiveHeader {
     pub id: u64,
     pub options: TableOptions,
     pub room_code: Option<String>,
-    pub seats: [Option<SavedSeat>; 2],
+    pub seats: ByColor<Option<SavedSeat>>,
     pub game_number: u32,
-    pub score: [u32; 2],
+    pub score: ByColor<u32>,
     pub finished: Vec<GameResult>,
 }
 
@@ -73,7 +73,7 @@ pub enum Entry {
 pub struct Restored {
     pub header: LiveHeader,
     /// The current game's moves with the time and the mover's clock after each.
-    pub moves: Vec<(Move, u64, Option<u64>)>,
+    pub moves: Vec<LiveMove>,
 }
 
 /// Where the journal is kept.

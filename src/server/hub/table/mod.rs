@@ -1,50 +1,26 @@
 //! One table: two seats, a best-of-N series, clocks and the reconnect
 //! window, as a plain state machine. Time comes in as milliseconds and
 //! tokens are handed in, so every rule here is tested without sockets; the
-//! table's task (`actor.rs`) turns the returned [`Out`]s into frames.
+//! table's task (`actor.rs`) carries out the returned [`Out`]s in order.
+//!
+//! The machine is here; what it shows the world is in `views.rs` (hexgame's
+//! snapshot and messages, the browser's view) and what it keeps in
+//! `records.rs` (the journal's header, the archive's record, a restart).
 
-use std::collections::BTreeMap;
+mod effects;
+mod records;
+mod views;
 
-use crate::engine::{Cell, Game, Move, MoveError};
-use crate::online::messages::{ChatLine, GameStart, Joined, MovePlayed, Reconnected, SeriesOver, SeriesScore};
+use crate::engine::{ByColor, Cell, Game, Move, MoveError};
+use crate::online::messages::ChatLine;
 use crate::online::view::GameResult;
-use crate::online::{Phase, PlayerId, SeatView, ServerMessage, SlotSnapshot, TableOptions, TableView};
-use crate::server::archive::{FinishedGame, SeatLabel};
-use crate::server::journal::{Entry, LiveHeader, LiveMove, Restored, SavedSeat};
+use crate::online::{ErrorCode, GameEnd, Phase, PlayerId, Refusal, ServerMessage, TableOptions};
+use crate::server::journal::{Entry, LiveMove};
+
+pub use effects::{Out, To};
 
 /// Milliseconds on the hub's monotonic clock.
 pub type Millis = u64;
-
-/// Who a message goes to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum To {
-    Seat(PlayerId),
-    /// Both seated players.
-    Players,
-    /// Players and spectators.
-    Everyone,
-}
-
-/// What the table asks its task to do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Out {
-    Send(To, ServerMessage),
-    /// Close this seat's connection (after its last message).
-    Close(PlayerId),
-    /// The table waits for an opponent again (after `keep_slot`): list it
-    /// in its matchmaking pool.
-    Relist,
-    /// The player in seat `from` now sits in seat `to` (`keep_slot` makes
-    /// the keeper player 1); later messages use the new seat.
-    Reseat {
-        from: PlayerId,
-        to: PlayerId,
-    },
-    /// A game ended: keep it in the archive.
-    Archive(Box<FinishedGame>),
-    /// Keep this in the journal before anyone is told (see `journal.rs`).
-    Journal(Entry),
-}
 
 /// A seated player.
 #[derive(Clone, Debug)]
@@ -78,14 +54,29 @@ pub enum SeatError {
 }
 
 impl SeatError {
-    /// Text for the `error` message.
-    pub const fn message(self) -> &'static str {
+    /// The code (and with it hexgame's text) for the `error` message.
+    pub const fn code(self) -> ErrorCode {
         match self {
-            SeatError::Full => "Slot is already full",
-            SeatError::Closed => "Slot is not available for reconnect",
-            SeatError::BadToken => "Invalid reconnect token",
+            SeatError::Full => ErrorCode::SlotFull,
+            SeatError::Closed => ErrorCode::ReconnectClosed,
+            SeatError::BadToken => ErrorCode::BadToken,
         }
     }
+}
+
+/// A decided game: who won it and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decided {
+    pub winner: PlayerId,
+    pub end: GameEnd,
+}
+
+/// When a move of the current game was made, and the mover's clock after
+/// it (timed games).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveStamp {
+    pub at: Millis,
+    pub clock_ms: Option<u64>,
 }
 
 /// A table and its series.
@@ -94,22 +85,21 @@ pub struct Table {
     pub id: u64,
     pub options: TableOptions,
     pub room_code: Option<String>,
-    seats: [Option<Seat>; 2],
+    seats: ByColor<Option<Seat>>,
     /// The game in play (or just finished); `None` until both seats fill.
     game: Option<Game>,
     game_number: u32,
-    score: [u32; 2],
+    score: ByColor<u32>,
     series_winner: Option<PlayerId>,
     /// The current game's result once decided.
-    result: Option<(PlayerId, &'static str)>,
+    result: Option<Decided>,
     abandoned: bool,
     finished: Vec<GameResult>,
     /// When the side to move started thinking (clocks run from here).
     turn_started: Millis,
-    /// When the current game started, and each of its moves' time and the
-    /// mover's clock after it.
+    /// When the current game started.
     game_started: Millis,
-    move_log: Vec<(Millis, Option<u64>)>,
+    move_log: Vec<MoveStamp>,
     reconnect_ms: u64,
     spectators: u32,
 }
@@ -121,10 +111,10 @@ impl Table {
             id,
             options,
             room_code,
-            seats: [None, None],
+            seats: ByColor::default(),
             game: None,
             game_number: 1,
-            score: [0, 0],
+            score: ByColor::default(),
             series_winner: None,
             result: None,
             abandoned: false,
@@ -164,12 +154,14 @@ impl Table {
     }
 
     pub fn seat(&self, id: PlayerId) -> Option<&Seat> {
-        self.seats[id.index()].as_ref()
+        self.seats[id].as_ref()
     }
 
     /// The seat whose token is `token`, compared in constant time.
     pub fn seat_of_token(&self, token: &str) -> Option<PlayerId> {
-        PlayerId::BOTH.into_iter().find(|&p| self.seat(p).is_some_and(|s| constant_time_eq(&s.token, token)))
+        PlayerId::BOTH
+            .into_iter()
+            .find(|&p| self.seat(p).is_some_and(|s| super::token::constant_time_eq(&s.token, token)))
     }
 
     /// Seats a new player in the first free seat (Red first).
@@ -177,12 +169,12 @@ impl Table {
         if self.phase() != Phase::Waiting {
             return Err(if self.game.is_some() { SeatError::Full } else { SeatError::Closed });
         }
-        let id = if self.seats[0].is_none() { PlayerId::Red } else { PlayerId::Blue };
-        if self.seats[id.index()].is_some() {
+        let id = if self.seats.red.is_none() { PlayerId::Red } else { PlayerId::Blue };
+        if self.seats[id].is_some() {
             return Err(SeatError::Full);
         }
-        let clock_ms = self.options.time_control.map_or(0, |tc| tc.base_ms);
-        self.seats[id.index()] = Some(Seat {
+        let clock_ms = self.base_clock();
+        self.seats[id] = Some(Seat {
             name: who.name,
             model: who.model,
             player_id: who.player_id,
@@ -191,14 +183,13 @@ impl Table {
             away_since: None,
             clock_ms,
         });
-        let mut out = vec![Out::Send(To::Seat(id), ServerMessage::Joined(self.joined(id)))];
-        if self.seats.iter().all(Option::is_some) {
+        let both = self.seats.iter().all(Option::is_some);
+        if both {
             self.start_game(now);
-            out.push(Out::Send(To::Everyone, self.game_start()));
-        } else {
-            out.push(Out::Send(To::Seat(id), self.waiting()));
         }
-        out.push(self.journal_header());
+        // The seat's token is kept before the player is told it.
+        let mut out = vec![self.journal_header(), Out::to_seat(id, ServerMessage::Joined(self.joined(id)))];
+        out.push(if both { Out::Send(To::Everyone, self.game_start()) } else { Out::to_seat(id, self.waiting()) });
         Ok((id, out))
     }
 
@@ -206,7 +197,7 @@ impl Table {
     pub fn reconnect(&mut self, token: &str, now: Millis) -> Result<(PlayerId, Vec<Out>), SeatError> {
         let id = self.seat_of_token(token).ok_or(SeatError::BadToken)?;
         let was_paused = self.phase() == Phase::Paused;
-        if let Some(seat) = self.seats[id.index()].as_mut() {
+        if let Some(seat) = self.seats[id].as_mut() {
             seat.connected = true;
             seat.away_since = None;
         }
@@ -214,24 +205,12 @@ impl Table {
             // The clock restarts now: time away is never charged.
             self.turn_started = now;
         }
-        let snapshot = Box::new(self.snapshot());
-        let mut out = vec![Out::Send(
-            To::Seat(id),
-            ServerMessage::Reconnected(Reconnected {
-                slot_id: self.id,
-                player: id,
-                color: id.color().as_str().into(),
-                board_size: self.options.size,
-                series_length: self.options.series_length,
-                protocol_version: crate::online::PROTOCOL_VERSION,
-                slot: snapshot,
-            }),
-        )];
+        let mut out = vec![Out::to_seat(id, self.reconnected(id))];
         match self.seat(id.opponent()) {
             Some(o) if o.connected => {
-                out.push(Out::Send(To::Seat(id.opponent()), ServerMessage::OpponentReconnected { player: id }))
+                out.push(Out::to_seat(id.opponent(), ServerMessage::OpponentReconnected { player: id }))
             }
-            _ => out.push(Out::Send(To::Seat(id), self.waiting())),
+            _ => out.push(Out::to_seat(id, self.waiting())),
         }
         if self.phase() == Phase::Waiting && self.room_code.is_none() {
             // Matchmaking dropped this table while its owner was away.
@@ -243,39 +222,32 @@ impl Table {
     /// A seat's connection dropped.
     pub fn disconnect(&mut self, id: PlayerId, now: Millis) -> Vec<Out> {
         let phase = self.phase();
-        let Some(seat) = self.seats[id.index()].as_mut() else { return Vec::new() };
-        if !seat.connected {
+        if !self.seat(id).is_some_and(|s| s.connected) {
             return Vec::new();
         }
         if phase == Phase::Playing {
             // Charge the thinking time so far, then stop the clock.
             self.charge_clock(now);
         }
-        let Some(seat) = self.seats[id.index()].as_mut() else { return Vec::new() };
+        let Some(seat) = self.seats[id].as_mut() else { return Vec::new() };
         seat.connected = false;
         seat.away_since = Some(now);
         match phase {
-            Phase::Playing | Phase::Paused => vec![Out::Send(
-                To::Seat(id.opponent()),
-                ServerMessage::OpponentDisconnected {
-                    message: "Your opponent disconnected".into(),
-                    reason: "waiting_for_reconnect".into(),
-                    reconnect_timeout_seconds: self.reconnect_ms / 1000,
-                },
-            )],
+            Phase::Playing | Phase::Paused => {
+                vec![Out::to_seat(id.opponent(), self.opponent_disconnected("waiting_for_reconnect"))]
+            }
             _ => Vec::new(),
         }
     }
 
     /// A stone from seat `id` at `(q, r)`.
     pub fn play(&mut self, id: PlayerId, q: i64, r: i64, now: Millis) -> Vec<Out> {
-        let reject = |reason: &str| vec![Out::Send(To::Seat(id), ServerMessage::rejected(reason))];
         let size = i64::from(self.options.size);
-        if let Some(reason) = self.cannot_move(id, now) {
-            return reject(reason);
+        if let Some(code) = self.cannot_move(id, now) {
+            return vec![Out::to_seat(id, ServerMessage::rejected(code))];
         }
         if !(0..size).contains(&q) || !(0..size).contains(&r) {
-            return reject("Move outside board");
+            return vec![Out::to_seat(id, ServerMessage::rejected(ErrorCode::OffBoard))];
         }
         let cell = Cell::new(q as u8, r as u8);
         self.apply(id, Move::Place(cell), now)
@@ -283,8 +255,8 @@ impl Table {
 
     /// Seat `id` takes over the first stone (swap rule).
     pub fn swap(&mut self, id: PlayerId, now: Millis) -> Vec<Out> {
-        if let Some(reason) = self.cannot_move(id, now) {
-            return vec![Out::Send(To::Seat(id), ServerMessage::rejected(reason))];
+        if let Some(code) = self.cannot_move(id, now) {
+            return vec![Out::to_seat(id, ServerMessage::rejected(code))];
         }
         self.apply(id, Move::Swap, now)
     }
@@ -294,10 +266,10 @@ impl Table {
         match self.phase() {
             Phase::Playing | Phase::Paused if self.result.is_none() => {
                 self.charge_clock(now);
-                self.finish_game(id.opponent(), "resignation", now)
+                self.finish_game(id.opponent(), GameEnd::Resignation, now)
             }
-            Phase::Waiting => vec![Out::Send(To::Seat(id), ServerMessage::error("Game has not started"))],
-            _ => vec![Out::Send(To::Seat(id), ServerMessage::error("Game already finished"))],
+            Phase::Waiting => vec![Out::to_seat(id, ServerMessage::error(ErrorCode::NotStarted))],
+            _ => vec![Out::to_seat(id, ServerMessage::error(ErrorCode::GameFinished))],
         }
     }
 
@@ -315,29 +287,25 @@ impl Table {
         let opponent_gone = self.seat(id.opponent()).is_none_or(|s| !s.connected);
         let decided = matches!(self.phase(), Phase::Over | Phase::Abandoned);
         if !decided && !opponent_gone {
-            return vec![Out::Send(
-                To::Seat(id),
-                ServerMessage::error("Series is not over and opponent is still connected"),
-            )];
+            return vec![Out::to_seat(id, ServerMessage::error(ErrorCode::SeriesNotOver))];
         }
-        let Some(keeper) = self.seats[id.index()].take() else { return Vec::new() };
-        let mut out = Vec::new();
-        if self.seat(id.opponent()).is_some_and(|s| s.connected) {
-            out.push(Out::Send(
-                To::Seat(id.opponent()),
+        let Some(keeper) = self.seats[id].take() else { return Vec::new() };
+        let opponent_here = self.seat(id.opponent()).is_some_and(|s| s.connected);
+        let clock_ms = self.base_clock();
+        *self = Table::new(self.id, self.options, self.room_code.take(), self.reconnect_ms);
+        self.seats.red = Some(Seat { token, connected: true, away_since: None, clock_ms, ..keeper });
+        let mut out = vec![self.journal_header()];
+        if opponent_here {
+            out.push(Out::to_seat(
+                id.opponent(),
                 ServerMessage::OpponentLeftSlot { message: "Your opponent kept the slot for another match".into() },
             ));
             out.push(Out::Close(id.opponent()));
         }
-        let clock_ms = self.options.time_control.map_or(0, |tc| tc.base_ms);
-        *self = Table::new(self.id, self.options, self.room_code.take(), self.reconnect_ms);
-        self.seats[0] = Some(Seat { token, connected: true, away_since: None, clock_ms, ..keeper });
-        let joined = self.joined(PlayerId::Red);
         out.push(Out::Reseat { from: id, to: PlayerId::Red });
-        out.push(Out::Send(To::Seat(PlayerId::Red), ServerMessage::SlotKept(joined)));
-        out.push(Out::Send(To::Seat(PlayerId::Red), self.waiting()));
+        out.push(Out::to_seat(PlayerId::Red, ServerMessage::SlotKept(self.joined(PlayerId::Red))));
+        out.push(Out::to_seat(PlayerId::Red, self.waiting()));
         out.push(Out::Relist);
-        out.push(self.journal_header());
         out
     }
 
@@ -353,17 +321,12 @@ impl Table {
         if self.phase() == Phase::Paused && self.result.is_none() {
             if let Some(absent) = self.overdue_absentee(now) {
                 let present = absent.opponent();
-                out.push(Out::Send(
-                    To::Seat(present),
-                    ServerMessage::OpponentDisconnected {
-                        message: "Your opponent disconnected".into(),
-                        reason: "reconnect_timeout".into(),
-                        reconnect_timeout_seconds: self.reconnect_ms / 1000,
-                    },
-                ));
-                out.extend(self.finish_game(present, "forfeit", now));
+                out.extend(self.finish_game(present, GameEnd::Forfeit, now));
+                // The notice goes right after the journal entries (the
+                // series cannot go on without the absent player).
+                let at = out.iter().take_while(|o| matches!(o, Out::Journal(_))).count();
+                out.insert(at, Out::to_seat(present, self.opponent_disconnected("reconnect_timeout")));
                 if self.series_winner.is_none() {
-                    // The series cannot go on without the absent player.
                     self.abandoned = true;
                     out.push(Out::Send(To::Everyone, self.series_over_message(present)));
                 }
@@ -372,7 +335,7 @@ impl Table {
             // A room or quick-match seat whose owner never came back.
             for id in PlayerId::BOTH {
                 if self.seat(id).and_then(|s| s.away_since).is_some_and(|t| now >= t + self.reconnect_ms) {
-                    self.seats[id.index()] = None;
+                    self.seats[id] = None;
                     out.push(if self.seats.iter().all(Option::is_none) {
                         Out::Journal(Entry::Closed(self.id))
                     } else {
@@ -387,7 +350,7 @@ impl Table {
             && self.clock_left(turn, now) == Some(0)
         {
             self.charge_clock(now);
-            out.extend(self.finish_game(turn.opponent(), "timeout", now));
+            out.extend(self.finish_game(turn.opponent(), GameEnd::Timeout, now));
         }
         out
     }
@@ -444,21 +407,25 @@ impl Table {
         &self.finished
     }
 
-    fn cannot_move(&self, id: PlayerId, now: Millis) -> Option<&'static str> {
+    fn base_clock(&self) -> u64 {
+        self.options.time_control.map_or(0, |tc| tc.base_ms)
+    }
+
+    fn cannot_move(&self, id: PlayerId, now: Millis) -> Option<ErrorCode> {
         match self.phase() {
-            Phase::Waiting => return Some("Game has not started"),
-            Phase::Paused => return Some("Game paused for reconnect"),
-            Phase::Over | Phase::Abandoned => return Some("Game already finished"),
+            Phase::Waiting => return Some(ErrorCode::NotStarted),
+            Phase::Paused => return Some(ErrorCode::Paused),
+            Phase::Over | Phase::Abandoned => return Some(ErrorCode::GameFinished),
             Phase::Playing => {}
         }
         if self.result.is_some() {
-            return Some("Game already finished");
+            return Some(ErrorCode::GameFinished);
         }
         if self.turn() != Some(id) {
-            return Some("Not your turn");
+            return Some(ErrorCode::NotYourTurn);
         }
         if self.clock_left(id, now) == Some(0) {
-            return Some("Time is up");
+            return Some(ErrorCode::TimeUp);
         }
         None
     }
@@ -469,36 +436,35 @@ impl Table {
         self.charge_clock(now);
         let Some(game) = self.game.as_mut() else { return Vec::new() };
         if let Err(e) = game.play(m) {
-            let reason = match e {
-                MoveError::Occupied(_) => "Cell already occupied".to_string(),
-                MoveError::OffBoard { .. } => "Move outside board".to_string(),
-                MoveError::GameOver => "Game already finished".to_string(),
-                other => capitalised(&other.to_string()),
-            };
-            return vec![Out::Send(To::Seat(id), ServerMessage::rejected(reason))];
+            return vec![Out::to_seat(id, ServerMessage::rejected(refusal_of(e)))];
         }
         let winner = game.winner().map(PlayerId::of);
         let stone = game.last_stone().unwrap_or(Cell::new(0, 0));
-        if let (Some(tc), Some(seat)) = (self.options.time_control, self.seats[id.index()].as_mut()) {
+        if let (Some(tc), Some(seat)) = (self.options.time_control, self.seats[id].as_mut()) {
             seat.clock_ms += tc.increment_ms;
         }
-        let clock = self.options.time_control.and(self.seat(id).map(|s| s.clock_ms));
-        self.move_log.push((now, clock));
+        let clock_ms = self.options.time_control.and(self.seat(id).map(|s| s.clock_ms));
+        self.move_log.push(MoveStamp { at: now, clock_ms });
         let journal = Out::Journal(Entry::Move(LiveMove {
             table_id: self.id,
             game_number: self.game_number,
             ply: self.move_log.len() as u32 - 1,
             mv: m,
             at_ms: now,
-            clock_ms: clock,
+            clock_ms,
         }));
         let next_turn = if winner.is_some() { None } else { Some(id.opponent()) };
-        let mut out = vec![
-            journal,
-            Out::Send(To::Everyone, ServerMessage::Move(MovePlayed { player: id, q: stone.q, r: stone.r, next_turn })),
-        ];
+        let announce = Out::Send(To::Everyone, self.move_played(id, stone, next_turn));
+        let mut out = vec![journal];
         if let Some(w) = winner {
-            out.extend(self.finish_game(w, "connected_sides", now));
+            // The game's end is journaled with the move, before either is told.
+            let mut finish = self.finish_game(w, GameEnd::ConnectedSides, now);
+            let entries = finish.iter().take_while(|o| matches!(o, Out::Journal(_))).count();
+            out.extend(finish.drain(..entries));
+            out.push(announce);
+            out.extend(finish);
+        } else {
+            out.push(announce);
         }
         out
     }
@@ -510,147 +476,55 @@ impl Table {
         }
         if let Some(turn) = self.turn()
             && let Some(left) = self.clock_left(turn, now)
-            && let Some(seat) = self.seats[turn.index()].as_mut()
+            && let Some(seat) = self.seats[turn].as_mut()
         {
             seat.clock_ms = left;
         }
         self.turn_started = now;
     }
 
-    fn finish_game(&mut self, winner: PlayerId, reason: &'static str, now: Millis) -> Vec<Out> {
-        self.result = Some((winner, reason));
-        self.score[winner.index()] += 1;
-        let mut out = vec![Out::Send(To::Everyone, ServerMessage::GameOver { winner, reason: reason.into() })];
-        let wins_required = self.options.wins_required();
-        let decided = self.score[winner.index()] >= wins_required;
+    /// Scores the game, starts the next one unless the series is decided or
+    /// forfeited, and says so: the journal entry first, then the messages.
+    fn finish_game(&mut self, winner: PlayerId, end: GameEnd, now: Millis) -> Vec<Out> {
+        self.result = Some(Decided { winner, end });
+        self.score[winner] += 1;
+        let decided = self.score[winner] >= self.options.wins_required();
         if decided {
             self.series_winner = Some(winner);
         }
-        if let Some(game) = &self.game {
-            self.finished.push(GameResult {
-                number: self.game_number,
-                first: PlayerId::of(game.first()),
-                moves: game.moves().to_vec(),
-                winner,
-                reason: reason.into(),
-            });
-            out.push(Out::Archive(Box::new(FinishedGame {
-                series_id: self.id,
-                room_code: self.room_code.clone(),
-                number: self.game_number,
-                options: self.options,
-                first: PlayerId::of(game.first()),
-                moves: game.moves().to_vec(),
-                times: self.move_log.iter().map(|(t, _)| *t).collect(),
-                clocks: self.move_log.iter().map(|(_, c)| *c).collect(),
-                seats: PlayerId::BOTH.map(|p| {
-                    self.seat(p).map_or(SeatLabel::default(), |s| SeatLabel {
-                        name: s.name.clone(),
-                        model: s.model.clone(),
-                        player_id: s.player_id.clone(),
-                    })
-                }),
-                winner,
-                reason,
-                started_ms: self.game_started,
-                finished_ms: now,
-                score: self.score,
-                series_winner: self.series_winner.or(if reason == "forfeit" { Some(winner) } else { None }),
-            })));
+        let mut out = vec![Out::Send(To::Everyone, ServerMessage::GameOver { winner, reason: end })];
+        if let Some(result) = self.game_result() {
+            out.push(Out::Archive(Box::new(self.archive_record(&result, now))));
+            self.finished.push(result);
         }
         if !decided {
             self.game_number += 1;
         }
-        out.push(Out::Send(
-            To::Everyone,
-            ServerMessage::SeriesUpdate(SeriesScore {
-                player_1_wins: self.score[0],
-                player_2_wins: self.score[1],
-                current_game_number: self.game_number,
-                wins_required,
-                series_length: self.options.series_length,
-            }),
-        ));
-        if decided {
+        out.push(Out::Send(To::Everyone, self.series_update()));
+        let journal = if decided {
             out.push(Out::Send(To::Everyone, self.series_over_message(winner)));
-            out.push(Out::Journal(Entry::Closed(self.id)));
-        } else if reason != "forfeit" {
+            Out::Journal(Entry::Closed(self.id))
+        } else if !end.ends_series() {
             self.start_game(now);
             out.push(Out::Send(To::Everyone, self.game_start()));
-            out.push(self.journal_header());
+            self.journal_header()
         } else {
             // A forfeit ends the series (the caller marks it abandoned).
-            out.push(Out::Journal(Entry::Closed(self.id)));
-        }
+            Out::Journal(Entry::Closed(self.id))
+        };
+        out.insert(0, journal);
         out
     }
 
-    /// The table's header as the journal keeps it.
-    fn journal_header(&self) -> Out {
-        Out::Journal(Entry::Header(Box::new(LiveHeader {
-            id: self.id,
-            options: self.options,
-            room_code: self.room_code.clone(),
-            seats: PlayerId::BOTH.map(|p| {
-                self.seat(p).map(|s| SavedSeat {
-                    name: s.name.clone(),
-                    model: s.model.clone(),
-                    player_id: s.player_id.clone(),
-                    token: s.token.clone(),
-                })
-            }),
-            game_number: self.game_number,
-            score: self.score,
-            finished: self.finished.clone(),
-        })))
-    }
-
-    /// A table read back from the journal after a restart: the current
-    /// game replayed, both players away since `now` (their reconnect window
-    /// starts again), clocks as the last moves left them.
-    pub fn restore(saved: Restored, reconnect_ms: u64, now: Millis) -> Table {
-        let h = saved.header;
-        let mut t = Table::new(h.id, h.options, h.room_code, reconnect_ms);
-        t.game_number = h.game_number.max(1);
-        t.score = h.score;
-        t.finished = h.finished;
-        let base = h.options.time_control.map_or(0, |tc| tc.base_ms);
-        for (i, seat) in h.seats.into_iter().enumerate() {
-            t.seats[i] = seat.map(|s| Seat {
-                name: s.name,
-                model: s.model,
-                player_id: s.player_id,
-                token: s.token,
-                connected: false,
-                away_since: Some(now),
-                clock_ms: base,
-            });
-        }
-        if t.seats.iter().all(Option::is_some) {
-            t.start_game(now);
-            for (mv, at, clock) in saved.moves {
-                let Some(game) = t.game.as_mut() else { break };
-                let mover = PlayerId::of(game.to_move());
-                if game.play(mv).is_err() {
-                    break;
-                }
-                t.move_log.push((at, clock));
-                if let (Some(c), Some(seat)) = (clock, t.seats[mover.index()].as_mut()) {
-                    seat.clock_ms = c;
-                }
-            }
-            t.turn_started = now;
-        }
-        t
-    }
-
-    fn series_over_message(&self, winner: PlayerId) -> ServerMessage {
-        ServerMessage::SeriesOver(SeriesOver {
-            winner,
-            player_1_wins: self.score[0],
-            player_2_wins: self.score[1],
-            wins_required: self.options.wins_required(),
-            series_length: self.options.series_length,
+    /// The current game as the series keeps it, once decided.
+    fn game_result(&self) -> Option<GameResult> {
+        let (game, decided) = (self.game.as_ref()?, self.result?);
+        Some(GameResult {
+            number: self.game_number,
+            first: PlayerId::of(game.first()),
+            moves: game.moves().to_vec(),
+            winner: decided.winner,
+            reason: decided.end,
         })
     }
 
@@ -662,7 +536,7 @@ impl Table {
         self.turn_started = now;
         self.game_started = now;
         self.move_log.clear();
-        let base = self.options.time_control.map_or(0, |tc| tc.base_ms);
+        let base = self.base_clock();
         for seat in self.seats.iter_mut().flatten() {
             seat.clock_ms = base;
         }
@@ -677,152 +551,15 @@ impl Table {
             .into_iter()
             .find(|&id| self.seat(id).and_then(|s| s.away_since).is_some_and(|t| now >= t + self.reconnect_ms))
     }
+}
 
-    fn joined(&self, id: PlayerId) -> Joined {
-        Joined {
-            slot_id: self.id,
-            player: id,
-            color: id.color().as_str().into(),
-            board_size: self.options.size,
-            series_length: self.options.series_length,
-            reconnect_token: self.seat(id).map(|s| s.token.clone()).unwrap_or_default(),
-            protocol_version: crate::online::PROTOCOL_VERSION,
-        }
-    }
-
-    fn waiting(&self) -> ServerMessage {
-        ServerMessage::WaitingForOpponent { slot_id: self.id, board_size: self.options.size }
-    }
-
-    fn labels(&self) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
-        let mut models = BTreeMap::new();
-        let mut names = BTreeMap::new();
-        for id in PlayerId::BOTH {
-            if let Some(seat) = self.seat(id) {
-                if let Some(m) = &seat.model {
-                    models.insert(id.key().to_string(), m.clone());
-                }
-                if let Some(n) = &seat.name {
-                    names.insert(id.key().to_string(), n.clone());
-                }
-            }
-        }
-        (models, names)
-    }
-
-    fn game_start(&self) -> ServerMessage {
-        let (player_models, player_usernames) = self.labels();
-        ServerMessage::GameStart(GameStart {
-            slot_id: self.id,
-            board_size: self.options.size,
-            series_length: self.options.series_length,
-            players: PlayerId::BOTH,
-            first_turn: self.first_of(self.game_number),
-            current_game_number: self.game_number,
-            player_1_wins: self.score[0],
-            player_2_wins: self.score[1],
-            wins_required: self.options.wins_required(),
-            player_models,
-            player_usernames,
-        })
-    }
-
-    /// hexgame's public snapshot of this table.
-    pub fn snapshot(&self) -> SlotSnapshot {
-        let seated: Vec<PlayerId> = PlayerId::BOTH.into_iter().filter(|&p| self.seat(p).is_some()).collect();
-        let connected: Vec<PlayerId> =
-            seated.iter().copied().filter(|&p| self.seat(p).is_some_and(|s| s.connected)).collect();
-        let disconnected = seated.iter().copied().filter(|p| !connected.contains(p)).collect();
-        let (player_models, player_usernames) = self.labels();
-        let game = self.game.as_ref();
-        let board = game.map(|g| {
-            let n = self.options.size;
-            (0..n)
-                .map(|r| {
-                    (0..n)
-                        .map(|q| match g.position().stone(Cell::new(q, r)) {
-                            Some(c) => PlayerId::of(c).number(),
-                            None => 0,
-                        })
-                        .collect()
-                })
-                .collect()
-        });
-        SlotSnapshot {
-            slot_id: self.id,
-            state: if self.game.is_some() { "full" } else { "waiting" }.into(),
-            board_size: self.options.size,
-            series_length: self.options.series_length,
-            player_count: seated.len() as u8,
-            connected_player_count: connected.len() as u8,
-            players: seated,
-            player_models,
-            player_usernames,
-            connected_players: connected,
-            disconnected_players: disconnected,
-            current_turn: game.map(|g| PlayerId::of(g.to_move())),
-            winner: self.result.map(|(w, _)| w),
-            move_count: game.map_or(0, |g| g.moves().len() as u32),
-            board,
-            wins_required: self.options.wins_required(),
-            current_game_number: self.game_number,
-            player_1_wins: self.score[0],
-            player_2_wins: self.score[1],
-            series_winner: self.series_winner,
-            spectators: self.spectators,
-            swap: self.options.swap,
-            time_control: self.options.time_control,
-            last_move: game.and_then(Game::last_stone).map(|c| [c.q, c.r]),
-        }
-    }
-
-    /// The view a browser draws.
-    pub fn view(&self, now: Millis) -> TableView {
-        let seats = PlayerId::BOTH.map(|id| {
-            self.seat(id).map(|s| SeatView {
-                name: s.name.clone(),
-                model: s.model.clone(),
-                connected: s.connected,
-                clock_ms: self.clock_left(id, now),
-            })
-        });
-        let game = self.game.as_ref();
-        let first = game.map_or(PlayerId::Red, |g| PlayerId::of(g.first()));
-        let running =
-            if self.options.time_control.is_some() && self.phase() == Phase::Playing { self.turn() } else { None };
-        let reconnect_seconds_left = if self.phase() == Phase::Paused {
-            self.seats
-                .iter()
-                .flatten()
-                .filter_map(|s| s.away_since)
-                .map(|t| (t + self.reconnect_ms).saturating_sub(now).div_ceil(1000))
-                .min()
-        } else {
-            None
-        };
-        TableView {
-            id: self.id,
-            phase: self.phase(),
-            size: self.options.size,
-            swap: self.options.swap,
-            series_length: self.options.series_length,
-            wins_required: self.options.wins_required(),
-            game_number: self.game_number,
-            score: self.score,
-            series_winner: self.series_winner,
-            first,
-            moves: game.map(|g| g.moves().to_vec()).unwrap_or_default(),
-            turn: self.turn(),
-            winner: self.result.map(|(w, _)| w),
-            reason: self.result.map(|(_, r)| r.to_string()),
-            seats,
-            spectators: self.spectators,
-            time_control: self.options.time_control,
-            clock_running: running,
-            reconnect_seconds_left,
-            room_code: if self.phase() == Phase::Waiting { self.room_code.clone() } else { None },
-            finished: self.finished.clone(),
-        }
+/// What a client is told about a move the rules refuse.
+fn refusal_of(e: MoveError) -> Refusal {
+    match e {
+        MoveError::Occupied(_) => ErrorCode::Occupied.into(),
+        MoveError::OffBoard { .. } => ErrorCode::OffBoard.into(),
+        MoveError::GameOver => ErrorCode::GameFinished.into(),
+        other => Refusal::new(ErrorCode::IllegalMove, capitalised(&other.to_string())),
     }
 }
 
@@ -834,15 +571,5 @@ fn capitalised(text: &str) -> String {
     }
 }
 
-/// Compares secrets without stopping at the first difference.
-pub fn constant_time_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 #[cfg(test)]
-#[path = "table_tests.rs"]
 mod tests;

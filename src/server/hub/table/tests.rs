@@ -23,9 +23,17 @@ fn messages(out: &[Out]) -> Vec<String> {
 
 fn rejection(out: &[Out]) -> Option<String> {
     out.iter().find_map(|o| match o {
-        Out::Send(_, ServerMessage::MoveRejected { reason }) => Some(reason.clone()),
+        Out::Send(_, ServerMessage::MoveRejected { reason, .. }) => Some(reason.clone()),
         _ => None,
     })
+}
+
+/// Whether every journal entry in `out` comes before every message: the
+/// task carries effects out in order, and nobody may hear of what a crash
+/// could lose.
+fn journal_first(out: &[Out]) -> bool {
+    let first_send = out.iter().position(|o| matches!(o, Out::Send(..))).unwrap_or(out.len());
+    out[first_send..].iter().all(|o| !matches!(o, Out::Journal(_)))
 }
 
 /// Red wins along row 0 of a 3×3 board while Blue plays row 1.
@@ -53,7 +61,9 @@ fn two_players_fill_the_table_and_the_game_starts() {
     assert_eq!(t.phase(), Phase::Waiting);
     let (id, out) = t.join(Arrival::default(), "b".into(), 0).unwrap();
     assert_eq!(id, PlayerId::Blue);
-    assert!(matches!(&out[1], Out::Send(To::Everyone, ServerMessage::GameStart(g)) if g.first_turn == PlayerId::Red));
+    // The journal's header (the new seat's token) comes first.
+    assert!(matches!(&out[0], Out::Journal(Entry::Header(_))));
+    assert!(matches!(&out[2], Out::Send(To::Everyone, ServerMessage::GameStart(g)) if g.first_turn == PlayerId::Red));
     assert_eq!(t.phase(), Phase::Playing);
     assert_eq!(t.join(Arrival::default(), "c".into(), 0).unwrap_err(), SeatError::Full);
 }
@@ -171,7 +181,7 @@ fn clocks_run_for_the_side_to_move_with_increment_and_flag() {
     let texts = messages(&t.tick(29_000));
     assert!(texts.iter().any(|m| m == r#"{"type":"game_over","payload":{"winner":-1,"reason":"timeout"}}"#));
     assert_eq!(t.phase(), Phase::Over);
-    assert_eq!(t.view(29_000).reason.as_deref(), Some("timeout"));
+    assert_eq!(t.view(29_000).reason, Some(GameEnd::Timeout));
 }
 
 #[test]
@@ -276,4 +286,34 @@ fn a_finished_table_has_no_deadline_and_every_deadline_is_acted_on() {
     let due = t.next_deadline(0).unwrap();
     assert!(!t.tick(due).is_empty());
     assert_eq!(t.next_deadline(due), None);
+}
+
+#[test]
+fn every_change_is_journaled_before_anyone_hears_of_it() {
+    let mut outs: Vec<Vec<Out>> = Vec::new();
+    let mut t = Table::new(3, options(3, 3), None, 30_000);
+    outs.push(t.join(Arrival::default(), "a".into(), 0).unwrap().1);
+    outs.push(t.join(Arrival::default(), "b".into(), 0).unwrap().1);
+    // A move, a won game that starts the next, a resignation.
+    outs.push(t.play(PlayerId::Red, 1, 1, 10));
+    let mut t = seated(options(3, 3));
+    for q in 0..3 {
+        outs.push(t.play(PlayerId::Red, q, 0, 10));
+        if t.turn() == Some(PlayerId::Blue) {
+            outs.push(t.play(PlayerId::Blue, q, 2, 10));
+        }
+    }
+    outs.push(t.resign(PlayerId::Blue, 20));
+    outs.push(t.keep_slot(PlayerId::Blue, "kept".into()));
+    // A forfeit after the reconnect window.
+    let mut t = seated(options(3, 3));
+    outs.push(t.disconnect(PlayerId::Red, 30));
+    outs.push(t.tick(30 + 30_000));
+    // A flag fall.
+    let tc = TimeControl { base_ms: 1_000, increment_ms: 0 };
+    let mut t = seated(TableOptions { size: 5, series_length: 1, swap: false, time_control: Some(tc) });
+    outs.push(t.tick(1_000));
+    assert!(outs.iter().all(|o| journal_first(o)), "{outs:#?}");
+    let journaled = outs.iter().filter(|o| o.iter().any(|e| matches!(e, Out::Journal(_)))).count();
+    assert!(journaled >= 11, "joins, moves, game ends and keep_slot all write the journal: {journaled}");
 }

@@ -1,0 +1,146 @@
+//! Why the server refused something, as a code that clients match on and a
+//! text that people (and hexgame v1 bots, which match the text) read. Every
+//! `error` and `move_rejected` frame carries both.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// What went wrong, for a program to act on. The wire form is snake case
+/// (`"not_your_turn"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    // A frame that is not a message.
+    MessageTooLarge,
+    InvalidJson,
+    MissingType,
+    UnknownType,
+    InvalidPayload,
+    /// A request's parameters are missing or malformed.
+    BadRequest,
+    /// The browser's stored identity did not check out.
+    UnknownPlayer,
+
+    // Finding a seat or a game.
+    /// No table could be opened or found in the pool.
+    NoSlot,
+    NoSuchSlot,
+    SlotNotWaiting,
+    OwnerAway,
+    SlotFull,
+    NoSuchRoom,
+    /// The seat can no longer be resumed (its table closed).
+    ReconnectClosed,
+    BadToken,
+    NoLiveGame,
+    SpectatorCannotAct,
+    /// The table's task has ended.
+    GameClosed,
+    /// The server cannot read its database just now.
+    Unavailable,
+
+    // Playing.
+    NotStarted,
+    Paused,
+    GameFinished,
+    NotYourTurn,
+    TimeUp,
+    OffBoard,
+    Occupied,
+    /// A move the rules refuse for another reason (a swap not allowed, …).
+    IllegalMove,
+    BadCoordinates,
+    SeriesNotOver,
+}
+
+impl ErrorCode {
+    /// The usual text for the code (hexgame's, where it has one). Some
+    /// refusals say more (which parameter was wrong, why a move is illegal).
+    pub const fn text(self) -> &'static str {
+        match self {
+            ErrorCode::MessageTooLarge => "Message too large",
+            ErrorCode::InvalidJson => "Invalid JSON message",
+            ErrorCode::MissingType => "Missing message type",
+            ErrorCode::UnknownType => "Unknown message type",
+            ErrorCode::InvalidPayload => "Invalid payload",
+            ErrorCode::NoSlot => "No available slot",
+            ErrorCode::NoSuchSlot => "Slot does not exist",
+            ErrorCode::SlotNotWaiting => "Slot is not waiting for an opponent",
+            ErrorCode::OwnerAway => "Slot owner is disconnected",
+            ErrorCode::SlotFull => "Slot is already full",
+            ErrorCode::NoSuchRoom => "No room has this code: check it with the person who shared it",
+            ErrorCode::ReconnectClosed => "Slot is not available for reconnect",
+            ErrorCode::BadToken => "Invalid reconnect token",
+            ErrorCode::NoLiveGame => "No live game has this id: it may have finished",
+            ErrorCode::SpectatorCannotAct => "Spectators cannot move or chat",
+            ErrorCode::GameClosed => "This game has closed",
+            ErrorCode::Unavailable => "The server cannot read its player list right now: try again in a minute",
+            ErrorCode::NotStarted => "Game has not started",
+            ErrorCode::Paused => "Game paused for reconnect",
+            ErrorCode::GameFinished => "Game already finished",
+            ErrorCode::NotYourTurn => "Not your turn",
+            ErrorCode::TimeUp => "Time is up",
+            ErrorCode::OffBoard => "Move outside board",
+            ErrorCode::Occupied => "Cell already occupied",
+            ErrorCode::SeriesNotOver => "Series is not over and opponent is still connected",
+            ErrorCode::BadRequest => "The request is missing a parameter or has a malformed one",
+            ErrorCode::UnknownPlayer => "This browser's player is unknown here: pick your name again on /play",
+            ErrorCode::IllegalMove => "Illegal move",
+            ErrorCode::BadCoordinates => "Move coordinates must be integers",
+        }
+    }
+
+    /// Whether the seat this connection asked for is gone for good, so the
+    /// browser should forget its token and watch instead.
+    pub const fn seat_lost(self) -> bool {
+        matches!(self, ErrorCode::ReconnectClosed | ErrorCode::BadToken)
+    }
+}
+
+/// A refusal: its code and the text shown to people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal with its own text.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal { code, message: message.into() }
+    }
+
+    /// A bad request parameter, with what was wrong.
+    pub fn bad_request(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::BadRequest, message)
+    }
+}
+
+impl From<ErrorCode> for Refusal {
+    /// The code with its usual text.
+    fn from(code: ErrorCode) -> Refusal {
+        Refusal { code, message: code.text().to_string() }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_snake_case_on_the_wire() {
+        assert_eq!(serde_json::to_string(&ErrorCode::NotYourTurn).unwrap(), r#""not_your_turn""#);
+        assert_eq!(serde_json::from_str::<ErrorCode>(r#""bad_token""#).unwrap(), ErrorCode::BadToken);
+        assert_eq!(Refusal::from(ErrorCode::SlotFull).message, "Slot is already full");
+        assert!(ErrorCode::BadToken.seat_lost() && !ErrorCode::SlotFull.seat_lost());
+    }
+}
