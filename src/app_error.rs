@@ -1,5 +1,9 @@
-//! The one error type of hexarena's server functions. Each variant says
-//! what the person can do about it; the text is shown as it is.
+//! What hexarena's server functions answer when they do not simply
+//! succeed. A request the person can fix (a taken name, a wrong room code)
+//! gets an [`Answer::Refused`]: the function ran and said no, so it is an
+//! ordinary answer (HTTP 200) that the page shows. A failure, when the
+//! function could not do its work, is an [`AppError`] (an HTTP error
+//! status). Either text is shown as it is.
 
 use std::fmt;
 
@@ -7,14 +11,27 @@ use leptos::prelude::{FromServerFnError, ServerFnErrorErr};
 use leptos::server_fn::codec::JsonEncoding;
 use serde::{Deserialize, Serialize};
 
-/// Why a server function did not do what was asked.
+/// The answer to a request the person may have to fix.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Answer<T> {
+    Done(T),
+    /// Not done; the text says why and what to change.
+    Refused(String),
+}
+
+impl<T> Answer<T> {
+    /// The reason, when refused.
+    pub fn refusal(&self) -> Option<&str> {
+        match self {
+            Answer::Done(_) => None,
+            Answer::Refused(why) => Some(why),
+        }
+    }
+}
+
+/// Why a server function could not do its work.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AppError {
-    /// The request can be fixed by the person (bad options, a taken name);
-    /// the text says how.
-    Invalid(String),
-    /// What was asked for is not there (a room code, a game).
-    NotFound(String),
     /// The server cannot do it now (no archive, a full server, the
     /// database unreadable); trying later may work.
     Unavailable(String),
@@ -26,7 +43,7 @@ impl AppError {
     /// The text for people.
     pub fn message(&self) -> &str {
         match self {
-            AppError::Invalid(m) | AppError::NotFound(m) | AppError::Unavailable(m) | AppError::Call(m) => m,
+            AppError::Unavailable(m) | AppError::Call(m) => m,
         }
     }
 
@@ -64,11 +81,15 @@ mod tests {
 
     #[test]
     fn errors_say_their_text_and_survive_the_wire() {
-        let e = AppError::NotFound("No open room has the code “ABC”".into());
-        assert_eq!(e.to_string(), "No open room has the code “ABC”");
+        let e = AppError::Unavailable("The archive cannot be read right now".into());
+        assert_eq!(e.to_string(), "The archive cannot be read right now");
         let back: AppError = serde_json::from_str(&serde_json::to_string(&e).unwrap()).unwrap();
         assert_eq!(back, e);
         let call = AppError::from_server_fn_error(ServerFnErrorErr::Request("timed out".into()));
         assert!(call.to_string().starts_with("The server could not be reached"), "{call}");
+        let refused: Answer<()> = Answer::Refused("The name “Ann” is taken: pick another".into());
+        assert_eq!(serde_json::to_string(&refused).unwrap(), r#"{"Refused":"The name “Ann” is taken: pick another"}"#);
+        assert_eq!(refused.refusal(), Some("The name “Ann” is taken: pick another"));
+        assert_eq!(Answer::Done(3).refusal(), None);
     }
 }

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use serde::{Deserialize, Serialize};
 
-use crate::app_error::AppError;
+use crate::app_error::{Answer, AppError};
 use crate::online::identity::Identity;
 use crate::online::{SlotSnapshot, TableView};
 
@@ -18,35 +18,35 @@ pub async fn create_room(
     swap: Option<String>,
     time: String,
     name: Option<String>,
-) -> Result<(), AppError> {
+) -> Result<Answer<()>, AppError> {
     let hub = AppError::hub()?;
     let mut params = std::collections::HashMap::new();
     params.insert("size".to_string(), size);
     params.insert("series".to_string(), series);
     params.insert("swap".to_string(), swap.unwrap_or_else(|| "off".into()));
     params.insert("time".to_string(), time);
-    let options = crate::server::online::browser_options(&params).map_err(|r| AppError::Invalid(r.message))?;
+    let options = match crate::server::online::browser_options(&params) {
+        Ok(options) => options,
+        Err(refusal) => return Ok(Answer::Refused(refusal.message)),
+    };
     let table = hub.open_table(options, true).map_err(|e| AppError::Unavailable(e.code().text().into()))?;
     let code = table.room_code.clone().unwrap_or_default();
     let name = name.map(|n| format!("&name={}", super::live_socket::encode(n.trim()))).unwrap_or_default();
     leptos_axum::redirect(&format!("/game/{}?join={code}{name}", table.id));
-    Ok(())
+    Ok(Answer::Done(()))
 }
 
 /// Sends a player to the room with this code.
 #[server(endpoint = "join_room")]
-pub async fn join_room(code: String, name: Option<String>) -> Result<(), AppError> {
+pub async fn join_room(code: String, name: Option<String>) -> Result<Answer<()>, AppError> {
     let hub = AppError::hub()?;
     let Some(id) = hub.room(&code) else {
-        return Err(AppError::NotFound(format!(
-            "No open room has the code “{}”: check it with your friend",
-            code.trim()
-        )));
+        return Ok(Answer::Refused(format!("No open room has the code “{}”: check it with your friend", code.trim())));
     };
     let code = crate::server::hub::room_code::normalise(&code).unwrap_or_default();
     let name = name.map(|n| format!("&name={}", super::live_socket::encode(n.trim()))).unwrap_or_default();
     leptos_axum::redirect(&format!("/game/{id}?join={code}{name}"));
-    Ok(())
+    Ok(Answer::Done(()))
 }
 
 /// Every live table, for the overview's first render.
@@ -82,14 +82,15 @@ pub async fn live_count() -> Result<LiveCounts, AppError> {
 /// Registers a person under a display name: a new player id and secret
 /// for the browser to keep.
 #[server(endpoint = "register_player")]
-pub async fn register_player(name: String) -> Result<Identity, AppError> {
+pub async fn register_player(name: String) -> Result<Answer<Identity>, AppError> {
     use crate::server::identity::IdentityError;
     let hub = AppError::hub()?;
     let Some(archive) = hub.archive() else {
-        return Err(AppError::Unavailable("This server keeps no players, so names cannot be registered".into()));
+        return Ok(Answer::Refused("This server keeps no players, so names cannot be registered".into()));
     };
-    crate::server::identity::register(archive.pool(), &name).await.map_err(|e| match e {
-        IdentityError::BadName(_) | IdentityError::Taken(_) => AppError::Invalid(e.to_string()),
-        IdentityError::Unknown | IdentityError::Database(_) => AppError::Unavailable(e.to_string()),
-    })
+    match crate::server::identity::register(archive.pool(), &name).await {
+        Ok(identity) => Ok(Answer::Done(identity)),
+        Err(e @ (IdentityError::BadName(_) | IdentityError::Taken(_))) => Ok(Answer::Refused(e.to_string())),
+        Err(e @ (IdentityError::Unknown | IdentityError::Database(_))) => Err(AppError::Unavailable(e.to_string())),
+    }
 }

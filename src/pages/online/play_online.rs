@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::lobby::{CreateRoom, JoinRoom, register_player};
-use crate::app_error::AppError;
+use crate::app_error::{Answer, AppError};
 use crate::online::identity::Identity;
 
 /// Where the browser keeps its player identity.
@@ -28,12 +28,13 @@ fn IdentityBox() -> impl IntoView {
         let name = draft.get_untracked();
         leptos::task::spawn_local(async move {
             match register_player(name).await {
-                Ok(id) => {
+                Ok(Answer::Done(id)) => {
                     crate::browser::save(IDENTITY_KEY, &serde_json::to_string(&id).unwrap_or_default());
                     crate::browser::save("hexarena.name", &id.name);
                     problem.set(None);
                     identity.set(Some(id));
                 }
+                Ok(Answer::Refused(why)) => problem.set(Some(why)),
                 Err(e) => problem.set(Some(e.to_string())),
             }
         });
@@ -160,7 +161,10 @@ fn NameField(prefix: &'static str) -> impl IntoView {
 pub fn PlayOnline() -> impl IntoView {
     let create = ServerAction::<CreateRoom>::new();
     let join = ServerAction::<JoinRoom>::new();
-    let problem = |r: Result<(), AppError>| r.err().map(|e| e.to_string());
+    let problem = |r: Result<Answer<()>, AppError>| match r {
+        Ok(answer) => answer.refusal().map(str::to_string),
+        Err(e) => Some(e.to_string()),
+    };
     let create_problem = move || create.value().get().and_then(problem);
     let join_problem = move || join.value().get().and_then(problem);
     view! {
