@@ -1,8 +1,15 @@
-//! The win-probability graph of a whole game, and its biggest mistakes.
+//! The win-probability graph of a whole game, computed one position after
+//! another in a worker of its own, and the game's biggest mistakes.
 
 use leptos::prelude::*;
 
+use super::review::replay;
 use crate::engine::{Color, Game, Move};
+use crate::engine_worker::client::EngineClient;
+use crate::engine_worker::protocol::{EngineRequest, EngineUpdate, GameSpec};
+
+/// Playouts per position for the graph.
+const GRAPH_PLAYOUTS: u64 = 4_000;
 
 /// Red's chance of winning after each ply (index 0: the start), where known.
 pub type Curve = Vec<Option<f32>>;
@@ -35,6 +42,60 @@ pub fn mistakes(curve: &Curve, moves: &[Move]) -> Vec<Mistake> {
     found.sort_by(|a, b| b.drop.total_cmp(&a.drop));
     found.truncate(3);
     found
+}
+
+/// Starts a worker that fills in Red's winning chances after every move of
+/// `main`, again whenever the game changes.
+pub fn graph_of(main: RwSignal<Game>) -> RwSignal<Curve> {
+    let grapher = EngineClient::start();
+    let curve = RwSignal::new(Curve::new());
+    // The job in flight and the ply it is for.
+    let in_flight = RwSignal::new((0u64, 0usize));
+    let request = move |index: usize| {
+        let (size, swap, moves) = main.with_untracked(|g| (g.size(), g.swap_allowed(), g.moves().to_vec()));
+        let Some(prefix) = moves.get(..index) else { return };
+        let game = replay(size, swap, prefix);
+        if let Some(w) = game.winner() {
+            curve.update(|c| c[index] = Some(if w == Color::Red { 1.0 } else { 0.0 }));
+            return;
+        }
+        let job = grapher.new_job();
+        in_flight.set((job, index));
+        grapher.send(EngineRequest::Analyze { job, game: GameSpec::of(&game), max_playouts: Some(GRAPH_PLAYOUTS) });
+    };
+    Effect::new(move |_| {
+        let len = main.with(|g| g.moves().len());
+        if !grapher.ready.get() {
+            return;
+        }
+        curve.set(vec![None; len + 1]);
+        // Finished positions are known at once; the rest are searched from
+        // the end backwards (which makes each result arrive quickly).
+        for i in (0..=len).rev() {
+            request(i);
+            if curve.with_untracked(|c| c[i].is_none()) {
+                break;
+            }
+        }
+    });
+    Effect::new(move |_| {
+        let Some(EngineUpdate::Analysis { job, analysis, done: true, .. }) = grapher.update.get() else { return };
+        let (current, index) = in_flight.get_untracked();
+        if job != current {
+            return;
+        }
+        let red = if analysis.to_move == Color::Red { analysis.win_rate } else { 1.0 - analysis.win_rate };
+        curve.update(|c| {
+            if let Some(slot) = c.get_mut(index) {
+                *slot = Some(red);
+            }
+        });
+        let next = curve.with_untracked(|c| (0..c.len()).rev().find(|&i| c[i].is_none()));
+        if let Some(i) = next {
+            request(i);
+        }
+    });
+    curve
 }
 
 const WIDTH: f64 = 300.0;
