@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::level::{Level, choose_move};
 use self::mcts::Mcts;
-use super::bits::{Bits, Wide};
+use super::bits::{Bits, ForWidth, at_width};
 use super::cell::Cell;
 use super::color::Color;
 use super::position::Position;
@@ -118,11 +118,46 @@ pub struct Analysis {
     pub solved_within: Option<u16>,
 }
 
-enum Inner {
-    Tiny(Box<Mcts<u64>>),
-    Small(Box<Mcts<u128>>),
-    Medium(Box<Mcts<Wide<4>>>),
-    Large(Box<Mcts<Wide<6>>>),
+/// A search tree of any cell-set width: what [`Searcher`] asks of it. One
+/// dynamic call per slice of iterations, never per iteration.
+trait Tree {
+    fn run(&mut self, iterations: u64);
+    fn reroot(&mut self, cells: &[u16]) -> bool;
+    fn size(&self) -> u8;
+    fn iterations(&self) -> u64;
+    fn proven(&self) -> Option<Proof>;
+    fn analysis(&self, top: usize) -> Analysis;
+}
+
+impl<B: Bits> Tree for Mcts<B> {
+    fn run(&mut self, iterations: u64) {
+        for _ in 0..iterations {
+            if self.nodes[0].proven.is_some() && self.iterations > 0 && root_settled(self) {
+                break;
+            }
+            self.iterate();
+        }
+    }
+
+    fn reroot(&mut self, cells: &[u16]) -> bool {
+        Mcts::reroot(self, cells)
+    }
+
+    fn size(&self) -> u8 {
+        self.masks.size
+    }
+
+    fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    fn proven(&self) -> Option<Proof> {
+        self.nodes[0].proven.map(|(w, p)| Proof::from_plies(w, p))
+    }
+
+    fn analysis(&self, top: usize) -> Analysis {
+        snapshot(self, top)
+    }
 }
 
 /// A search of one position, grown a slice at a time.
@@ -138,18 +173,7 @@ enum Inner {
 /// assert_eq!(s.best_move(), Some(Cell::parse("c3", 5).unwrap()));
 /// ```
 pub struct Searcher {
-    inner: Inner,
-}
-
-macro_rules! with_mcts {
-    ($self:expr, $m:ident => $body:expr) => {
-        match $self {
-            Inner::Tiny($m) => $body,
-            Inner::Small($m) => $body,
-            Inner::Medium($m) => $body,
-            Inner::Large($m) => $body,
-        }
-    };
+    tree: Box<dyn Tree>,
 }
 
 impl Searcher {
@@ -158,30 +182,20 @@ impl Searcher {
         if let Some(w) = position.winner() {
             return Err(SearchError::GameOver(w));
         }
-        let n = position.size();
-        let cells = n as usize * n as usize;
-        let inner = if cells <= 64 {
-            Inner::Tiny(Box::new(Mcts::new(n, Stones::from_position(position), config)))
-        } else if cells <= 128 {
-            Inner::Small(Box::new(Mcts::new(n, Stones::from_position(position), config)))
-        } else if cells <= 256 {
-            Inner::Medium(Box::new(Mcts::new(n, Stones::from_position(position), config)))
-        } else {
-            Inner::Large(Box::new(Mcts::new(n, Stones::from_position(position), config)))
-        };
-        Ok(Searcher { inner })
+        struct Grow<'a>(&'a Position, SearchConfig);
+        impl ForWidth for Grow<'_> {
+            type Output = Box<dyn Tree>;
+            fn run<B: Bits + 'static>(self) -> Box<dyn Tree> {
+                let Grow(position, config) = self;
+                Box::new(Mcts::<B>::new(position.size(), Stones::from_position(position), config))
+            }
+        }
+        Ok(Searcher { tree: at_width(position.size(), Grow(position, config)) })
     }
 
     /// Runs `iterations` more iterations, or fewer if the root is proved.
     pub fn run(&mut self, iterations: u64) {
-        with_mcts!(&mut self.inner, m => {
-            for _ in 0..iterations {
-                if m.nodes[0].proven.is_some() && m.iterations > 0 && root_settled(m) {
-                    break;
-                }
-                m.iterate();
-            }
-        })
+        self.tree.run(iterations)
     }
 
     /// Follows `moves` (played from the searched position, in order) and
@@ -189,26 +203,22 @@ impl Searcher {
     /// search of the next position does not start from nothing. False, with
     /// nothing changed, when the tree does not reach that far.
     pub fn advance(&mut self, moves: &[Cell]) -> bool {
-        let n = self.analysis_size();
+        let n = self.tree.size();
         let cells: Vec<u16> = moves.iter().map(|c| c.index(n) as u16).collect();
         if moves.iter().any(|c| !c.is_on(n)) {
             return false;
         }
-        with_mcts!(&mut self.inner, m => m.reroot(&cells))
-    }
-
-    fn analysis_size(&self) -> u8 {
-        with_mcts!(&self.inner, m => m.masks.size)
+        self.tree.reroot(&cells)
     }
 
     /// Iterations so far.
     pub fn iterations(&self) -> u64 {
-        with_mcts!(&self.inner, m => m.iterations)
+        self.tree.iterations()
     }
 
     /// Whether the root's result is proved.
     pub fn proven(&self) -> Option<Proof> {
-        with_mcts!(&self.inner, m => m.nodes[0].proven.map(|(w, p)| Proof::from_plies(w, p)))
+        self.tree.proven()
     }
 
     /// The move to play now: a proved win first, else the most visited.
@@ -218,7 +228,7 @@ impl Searcher {
 
     /// The `top` best moves with their statistics and continuations.
     pub fn analysis(&self, top: usize) -> Analysis {
-        with_mcts!(&self.inner, m => snapshot(m, top))
+        self.tree.analysis(top)
     }
 }
 
