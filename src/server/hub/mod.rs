@@ -7,6 +7,7 @@ pub mod config;
 pub mod conn;
 pub mod overview;
 pub mod room_code;
+mod seating;
 pub mod socket;
 pub mod table;
 pub mod token;
@@ -21,10 +22,12 @@ use tokio::time::Instant;
 use self::actor::Command;
 use self::config::HubConfig;
 use self::conn::Conn;
-use self::table::{Arrival, SeatError, Table};
-use crate::online::{ErrorCode, PlayerId, SlotSnapshot, SlotState, TableOptions, TableView};
+use self::table::Table;
+use crate::online::{SlotSnapshot, TableOptions, TableView};
 use crate::server::archive::{Archive, FinishedGame};
 use crate::server::journal::{Journal, JournalPlace, Restored};
+
+pub use self::seating::JoinError;
 
 /// A running table as the hub sees it.
 pub struct TableHandle {
@@ -40,34 +43,6 @@ impl TableHandle {
     /// Sends a command; `false` once the table has closed.
     pub fn send(&self, command: Command) -> bool {
         self.commands.send(command).is_ok()
-    }
-}
-
-/// Why a player could not be seated.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum JoinError {
-    /// Too many tables are open (`HEXARENA_MAX_TABLES`).
-    NoSlot,
-    NoSuchTable,
-    NotWaiting,
-    OwnerAway,
-    Full,
-    NoSuchRoom,
-    Seat(SeatError),
-}
-
-impl JoinError {
-    /// The code (and with it the text) for the `error` message.
-    pub const fn code(&self) -> ErrorCode {
-        match self {
-            JoinError::NoSlot => ErrorCode::NoSlot,
-            JoinError::NoSuchTable => ErrorCode::NoSuchSlot,
-            JoinError::NotWaiting => ErrorCode::SlotNotWaiting,
-            JoinError::OwnerAway => ErrorCode::OwnerAway,
-            JoinError::Full => ErrorCode::SlotFull,
-            JoinError::NoSuchRoom => ErrorCode::NoSuchRoom,
-            JoinError::Seat(e) => e.code(),
-        }
     }
 }
 
@@ -224,162 +199,6 @@ impl Hub {
         self.0.tables.read().map(|t| t.values().cloned().collect()).unwrap_or_default()
     }
 
-    /// Opens a new table; with `room`, it gets a private code.
-    pub fn open_table(&self, options: TableOptions, room: bool) -> Result<Arc<TableHandle>, JoinError> {
-        let mut tables = self.0.tables.write().map_err(|_| JoinError::NoSlot)?;
-        if tables.len() >= self.0.config.max_tables {
-            return Err(JoinError::NoSlot);
-        }
-        let id = self.0.next_table.fetch_add(1, Ordering::Relaxed);
-        let room_code = if room {
-            let mut rooms = self.0.rooms.lock().map_err(|_| JoinError::NoSlot)?;
-            let code = loop {
-                let code = room_code::new_code();
-                if !rooms.contains_key(&code) {
-                    break code;
-                }
-            };
-            rooms.insert(code.clone(), id);
-            Some(code)
-        } else {
-            None
-        };
-        let (tx, rx) = mpsc::unbounded_channel();
-        let handle =
-            Arc::new(TableHandle { id, room_code: room_code.clone(), commands: tx, dirty: AtomicBool::new(false) });
-        tables.insert(id, handle.clone());
-        drop(tables);
-        let table = Table::new(id, options, room_code, self.0.config.reconnect.as_millis() as u64);
-        tokio::spawn(actor::run(self.clone(), handle.clone(), table, rx));
-        Ok(handle)
-    }
-
-    /// Seats a player in the first waiting table of their pool, or opens
-    /// one and waits there.
-    pub async fn quick_match(
-        &self,
-        options: TableOptions,
-        who: Arrival,
-        conn: Conn,
-    ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
-        let mut pools = self.0.pools.lock().await;
-        let queue = pools.entry(options).or_default();
-        let mut conn = Some(conn);
-        while let Some(&id) = queue.front() {
-            let Some(handle) = self.table(id) else {
-                queue.pop_front();
-                continue;
-            };
-            let Some(c) = conn.take() else { break };
-            match self.seat(&handle, who.clone(), c, true).await {
-                Ok(seat) => {
-                    queue.pop_front();
-                    return Ok((handle, seat));
-                }
-                Err((_, back)) => {
-                    queue.pop_front();
-                    conn = back;
-                }
-            }
-        }
-        let conn = conn.ok_or(JoinError::NoSuchTable)?;
-        let handle = self.open_table(options, false)?;
-        let seat = self.seat(&handle, who, conn, true).await.map_err(|(e, _)| e)?;
-        queue.push_back(handle.id);
-        Ok((handle, seat))
-    }
-
-    /// Seats a player at table `id` if it waits for an opponent (hexgame's
-    /// `/ws/join-slot`).
-    pub async fn join_table(
-        &self,
-        id: u64,
-        who: Arrival,
-        conn: Conn,
-    ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
-        let handle = self.table(id).ok_or(JoinError::NoSuchTable)?;
-        let snapshot = self.snapshot_of(&handle).await.ok_or(JoinError::NoSuchTable)?;
-        if snapshot.state != SlotState::Waiting {
-            return Err(JoinError::NotWaiting);
-        }
-        if snapshot.connected_player_count < snapshot.player_count {
-            return Err(JoinError::OwnerAway);
-        }
-        let seat = self.seat(&handle, who, conn, false).await.map_err(|(e, _)| e)?;
-        self.unlist(id, snapshot_options(&snapshot)).await;
-        Ok((handle, seat))
-    }
-
-    /// Seats a player at the table of a private room.
-    pub async fn join_room(
-        &self,
-        code: &str,
-        who: Arrival,
-        conn: Conn,
-    ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
-        let code = room_code::normalise(code).ok_or(JoinError::NoSuchRoom)?;
-        let id = self.0.rooms.lock().ok().and_then(|r| r.get(&code).copied()).ok_or(JoinError::NoSuchRoom)?;
-        let handle = self.table(id).ok_or(JoinError::NoSuchRoom)?;
-        let seat = self.seat(&handle, who, conn, false).await.map_err(|(e, _)| e)?;
-        Ok((handle, seat))
-    }
-
-    /// The table of a private room.
-    pub fn room(&self, code: &str) -> Option<u64> {
-        let code = room_code::normalise(code)?;
-        self.0.rooms.lock().ok()?.get(&code).copied()
-    }
-
-    /// Resumes a seat with its token.
-    pub async fn reconnect(
-        &self,
-        id: u64,
-        token: String,
-        conn: Conn,
-    ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
-        let handle = self.table(id).ok_or(JoinError::Seat(SeatError::Closed))?;
-        let (reply, answer) = oneshot::channel();
-        if !handle.send(Command::Reconnect(Box::new(actor::ReconnectRequest { token, conn, reply }))) {
-            return Err(JoinError::Seat(SeatError::Closed));
-        }
-        let seat = answer.await.map_err(|_| JoinError::Seat(SeatError::Closed))?.map_err(JoinError::Seat)?;
-        Ok((handle, seat))
-    }
-
-    /// Adds a spectator.
-    pub fn watch(&self, id: u64, conn: Conn) -> Option<Arc<TableHandle>> {
-        let handle = self.table(id)?;
-        handle.send(Command::Watch { conn }).then_some(handle)
-    }
-
-    /// Asks a table to seat a player; a refusal hands the connection
-    /// back so matchmaking can try the next table.
-    async fn seat(
-        &self,
-        handle: &TableHandle,
-        who: Arrival,
-        conn: Conn,
-        quick: bool,
-    ) -> Result<PlayerId, (JoinError, Option<Conn>)> {
-        let (reply, answer) = oneshot::channel();
-        let token = self.new_token();
-        if let Err(refused) =
-            handle.commands.send(Command::Join(Box::new(actor::JoinRequest { who, token, conn, quick, reply })))
-        {
-            let conn = match refused.0 {
-                Command::Join(request) => Some(request.conn),
-                _ => None,
-            };
-            return Err((JoinError::NoSuchTable, conn));
-        }
-        match answer.await {
-            Ok(Ok(seat)) => Ok(seat),
-            Ok(Err((SeatError::Full, conn))) => Err((JoinError::Full, Some(conn))),
-            Ok(Err((e, conn))) => Err((JoinError::Seat(e), Some(conn))),
-            Err(_) => Err((JoinError::NoSuchTable, None)),
-        }
-    }
-
     /// The public snapshot of one table.
     pub async fn snapshot_of(&self, handle: &TableHandle) -> Option<SlotSnapshot> {
         let (reply, answer) = oneshot::channel();
@@ -422,20 +241,6 @@ impl Hub {
         let _ = self.0.changes.send(id);
     }
 
-    /// Lists a table in its pool again (after `keep_slot`).
-    pub(crate) fn relist(&self, id: u64, options: TableOptions) {
-        let hub = self.clone();
-        tokio::spawn(async move {
-            hub.0.pools.lock().await.entry(options).or_default().push_back(id);
-        });
-    }
-
-    async fn unlist(&self, id: u64, options: TableOptions) {
-        if let Some(queue) = self.0.pools.lock().await.get_mut(&options) {
-            queue.retain(|&t| t != id);
-        }
-    }
-
     /// Removes a closed table from every index.
     pub(crate) fn forget(&self, id: u64, room_code: Option<&str>) {
         if let Ok(mut tables) = self.0.tables.write() {
@@ -446,8 +251,4 @@ impl Hub {
         }
         self.mark_changed(id);
     }
-}
-
-fn snapshot_options(s: &SlotSnapshot) -> TableOptions {
-    TableOptions { size: s.board_size, series_length: s.series_length, swap: s.swap, time_control: s.time_control }
 }
