@@ -37,7 +37,7 @@ pub enum ServerMessage {
     SeriesOver(SeriesOver),
     OpponentDisconnected {
         message: String,
-        reason: String,
+        reason: DisconnectReason,
         reconnect_timeout_seconds: u64,
     },
     OpponentReconnected {
@@ -59,6 +59,15 @@ pub enum ServerMessage {
     },
     /// Extension: the whole table as a browser draws it, after every change.
     State(Box<TableView>),
+}
+
+/// Why `opponent_disconnected` was sent: the game waits for the player,
+/// or the wait is over (and the series forfeited).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DisconnectReason {
+    WaitingForReconnect,
+    ReconnectTimeout,
 }
 
 /// `joined` (and `slot_kept`): the seat and its secret reconnect token.

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::super::live_socket::{LiveSocket, SocketSlot, encode};
-use crate::online::messages::ChatLine;
+use crate::online::messages::{ChatLine, DisconnectReason};
 use crate::online::{ClientMessage, Phase, PlayerId, ServerMessage, TableView};
 
 /// How this page takes part in the table.
@@ -209,7 +209,7 @@ impl Live {
                     }
                 }
             }
-            ServerMessage::OpponentDisconnected { reason, .. } if reason == "waiting_for_reconnect" => {
+            ServerMessage::OpponentDisconnected { reason: DisconnectReason::WaitingForReconnect, .. } => {
                 self.notice.set(Some("Your opponent lost the connection; the game waits for them.".into()))
             }
             ServerMessage::OpponentReconnected { .. } => self.notice.set(None),

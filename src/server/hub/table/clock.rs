@@ -3,6 +3,7 @@
 
 use super::effects::{Out, To};
 use super::{Millis, Table};
+use crate::online::messages::DisconnectReason;
 use crate::online::{GameEnd, Phase, PlayerId};
 use crate::server::journal::Entry;
 
@@ -18,7 +19,7 @@ impl Table {
                 // The notice goes right after the journal entries (the
                 // series cannot go on without the absent player).
                 let at = out.iter().take_while(|o| matches!(o, Out::Journal(_))).count();
-                out.insert(at, Out::to_seat(present, self.opponent_disconnected("reconnect_timeout")));
+                out.insert(at, Out::to_seat(present, self.opponent_disconnected(DisconnectReason::ReconnectTimeout)));
                 if self.series_winner.is_none() {
                     self.abandoned = true;
                     out.push(Out::Send(To::Everyone, self.series_over_message(present)));

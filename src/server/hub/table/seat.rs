@@ -3,6 +3,7 @@
 
 use super::effects::{Out, To};
 use super::{Millis, Table};
+use crate::online::messages::DisconnectReason;
 use crate::online::{ErrorCode, Phase, PlayerId, ServerMessage};
 use crate::server::hub::token::constant_time_eq;
 
@@ -124,7 +125,7 @@ impl Table {
         seat.away_since = Some(now);
         match phase {
             Phase::Playing | Phase::Paused => {
-                vec![Out::to_seat(id.opponent(), self.opponent_disconnected("waiting_for_reconnect"))]
+                vec![Out::to_seat(id.opponent(), self.opponent_disconnected(DisconnectReason::WaitingForReconnect))]
             }
             _ => Vec::new(),
         }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::{Millis, Table};
 use crate::engine::{ByColor, Cell, Game};
-use crate::online::messages::{GameStart, Joined, MovePlayed, Reconnected, SeriesOver, SeriesScore};
+use crate::online::messages::{DisconnectReason, GameStart, Joined, MovePlayed, Reconnected, SeriesOver, SeriesScore};
 use crate::online::view::SlotState;
 use crate::online::{PROTOCOL_VERSION, Phase, PlayerId, SeatView, ServerMessage, SlotSnapshot, TableView};
 
@@ -46,12 +46,11 @@ impl Table {
         ServerMessage::WaitingForOpponent { slot_id: self.id, board_size: self.options.size }
     }
 
-    /// hexgame's notice to the player left at the table; `reason` is
-    /// `waiting_for_reconnect` or `reconnect_timeout`.
-    pub(super) fn opponent_disconnected(&self, reason: &str) -> ServerMessage {
+    /// hexgame's notice to the player left at the table.
+    pub(super) fn opponent_disconnected(&self, reason: DisconnectReason) -> ServerMessage {
         ServerMessage::OpponentDisconnected {
             message: "Your opponent disconnected".into(),
-            reason: reason.into(),
+            reason,
             reconnect_timeout_seconds: self.reconnect_ms / 1000,
         }
     }
