@@ -55,6 +55,40 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, for the docs check.
+    #[cfg(test)]
+    const ALL: [ErrorCode; 29] = [
+        ErrorCode::MessageTooLarge,
+        ErrorCode::InvalidJson,
+        ErrorCode::MissingType,
+        ErrorCode::UnknownType,
+        ErrorCode::InvalidPayload,
+        ErrorCode::BadRequest,
+        ErrorCode::UnknownPlayer,
+        ErrorCode::NoSlot,
+        ErrorCode::NoSuchSlot,
+        ErrorCode::SlotNotWaiting,
+        ErrorCode::OwnerAway,
+        ErrorCode::SlotFull,
+        ErrorCode::NoSuchRoom,
+        ErrorCode::ReconnectClosed,
+        ErrorCode::BadToken,
+        ErrorCode::NoLiveGame,
+        ErrorCode::SpectatorCannotAct,
+        ErrorCode::GameClosed,
+        ErrorCode::Unavailable,
+        ErrorCode::NotStarted,
+        ErrorCode::Paused,
+        ErrorCode::GameFinished,
+        ErrorCode::NotYourTurn,
+        ErrorCode::TimeUp,
+        ErrorCode::OffBoard,
+        ErrorCode::Occupied,
+        ErrorCode::IllegalMove,
+        ErrorCode::BadCoordinates,
+        ErrorCode::SeriesNotOver,
+    ];
+
     /// The usual text for the code (hexgame's, where it has one). Some
     /// refusals say more (which parameter was wrong, why a move is illegal).
     pub const fn text(self) -> &'static str {
@@ -142,5 +176,16 @@ mod tests {
         assert_eq!(serde_json::from_str::<ErrorCode>(r#""bad_token""#).unwrap(), ErrorCode::BadToken);
         assert_eq!(Refusal::from(ErrorCode::SlotFull).message, "Slot is already full");
         assert!(ErrorCode::BadToken.seat_lost() && !ErrorCode::SlotFull.seat_lost());
+    }
+
+    #[test]
+    fn the_docs_list_every_code() {
+        let docs = include_str!("../pages/docs.html");
+        for code in ErrorCode::ALL {
+            let name = serde_json::to_string(&code).unwrap();
+            let name = name.trim_matches('"');
+            assert!(docs.contains(&format!("<code>{name}</code>")), "/docs does not list {name}");
+            assert!(!code.text().is_empty());
+        }
     }
 }
