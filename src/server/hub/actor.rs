@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::conn::{Conn, Frame};
-use super::table::{Arrival, Out, SeatError, Table, To};
+use super::table::{Arrival, Audience, Out, SeatError, Table, To};
 use super::{Hub, TableHandle};
 use crate::engine::ByColor;
 use crate::online::{ClientMessage, Dialect, PlayerId, ServerMessage, SlotSnapshot, TableView};
@@ -181,7 +181,7 @@ async fn serve(
                 }
             }
             Some(Command::Snapshot { reply }) => {
-                let _ = reply.send(deserted_since.is_none().then(|| table.snapshot()));
+                let _ = reply.send((deserted_since.is_none() && table.is_listed()).then(|| table.snapshot()));
                 continue;
             }
             Some(Command::View { reply }) => {
@@ -277,13 +277,21 @@ async fn execute(
     flush_journal(hub, &mut pending).await;
     let browsers = seats.iter().flatten().any(|c| c.dialect == Dialect::Browser);
     if changed && (browsers || !watchers.is_empty()) {
-        let bytes = Utf8Bytes::from(table.state_message(now).to_json());
+        let seated = Utf8Bytes::from(table.state_message(now, Audience::Seated).to_json());
         for id in PlayerId::BOTH {
             if seats[id].as_ref().is_some_and(|c| c.dialect == Dialect::Browser) {
-                send(seats, id, &bytes, &mut dropped);
+                send(seats, id, &seated, &mut dropped);
             }
         }
-        watchers.retain(|w| w.send(Frame::Text(bytes.clone())));
+        if !watchers.is_empty() {
+            // Spectators never get a room's code.
+            let public = if table.view_has_secret() {
+                Utf8Bytes::from(table.state_message(now, Audience::Public).to_json())
+            } else {
+                seated
+            };
+            watchers.retain(|w| w.send(Frame::Text(public.clone())));
+        }
     }
     dropped
 }

@@ -23,6 +23,7 @@ use crate::server::journal::{Entry, LiveMove};
 
 pub use effects::{Out, To};
 pub use seat::{Arrival, Seat, SeatError};
+pub use views::Audience;
 
 /// Milliseconds on the hub's monotonic clock.
 pub type Millis = u64;

@@ -155,7 +155,10 @@ impl Table {
         out.push(Out::Reseat { from: id, to: PlayerId::Red });
         out.push(Out::to_seat(PlayerId::Red, ServerMessage::SlotKept(self.joined(PlayerId::Red))));
         out.push(Out::to_seat(PlayerId::Red, self.waiting()));
-        out.push(Out::Relist);
+        // A private room waits for its code again, never in public matchmaking.
+        if self.room_code.is_none() {
+            out.push(Out::Relist);
+        }
         out
     }
 }

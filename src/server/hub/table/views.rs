@@ -10,6 +10,15 @@ use crate::online::messages::{DisconnectReason, GameStart, Joined, MovePlayed, R
 use crate::online::view::SlotState;
 use crate::online::{PROTOCOL_VERSION, Phase, PlayerId, SeatView, ServerMessage, SlotSnapshot, TableView};
 
+/// Who a browser view is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// A player seated at the table: sees the room's code to share it.
+    Seated,
+    /// Spectators and pages rendered for anyone.
+    Public,
+}
+
 /// hexgame's `player_models` and `player_usernames` maps, keyed `"-1"`/`"1"`.
 struct Labels {
     models: BTreeMap<String, String>,
@@ -157,8 +166,20 @@ impl Table {
         }
     }
 
-    /// The view a browser draws.
+    /// Whether the table may appear in public lists (`/slots`, the
+    /// overview) and be joined by id: a private room never is while it
+    /// waits for its players.
+    pub fn is_listed(&self) -> bool {
+        self.room_code.is_none() || self.phase() != Phase::Waiting
+    }
+
+    /// The view anyone may see (no room code).
     pub fn view(&self, now: Millis) -> TableView {
+        self.view_for(now, Audience::Public)
+    }
+
+    /// The view a browser draws; a room's code only for its seated players.
+    pub fn view_for(&self, now: Millis, audience: Audience) -> TableView {
         let seats = ByColor::new_with(|color| {
             let id = PlayerId::of(color);
             self.seat(id).map(|s| SeatView {
@@ -202,13 +223,22 @@ impl Table {
             time_control: self.options.time_control,
             clock_running: running,
             reconnect_seconds_left,
-            room_code: if self.phase() == Phase::Waiting { self.room_code.clone() } else { None },
+            room_code: match audience {
+                Audience::Seated if self.phase() == Phase::Waiting => self.room_code.clone(),
+                _ => None,
+            },
             finished: self.finished.clone(),
         }
     }
 
     /// Our browser protocol's `state` message: the whole view.
-    pub fn state_message(&self, now: Millis) -> ServerMessage {
-        ServerMessage::State(Box::new(self.view(now)))
+    pub fn state_message(&self, now: Millis, audience: Audience) -> ServerMessage {
+        ServerMessage::State(Box::new(self.view_for(now, audience)))
+    }
+
+    /// Whether the seated players' view differs from everyone else's (it
+    /// holds the room's code).
+    pub fn view_has_secret(&self) -> bool {
+        self.room_code.is_some() && self.phase() == Phase::Waiting
     }
 }
