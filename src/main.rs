@@ -98,6 +98,8 @@ async fn serve() -> std::process::ExitCode {
     }
     let hub = hexarena::server::hub::Hub::start_with(hub_config, Some(persistence), first_table);
     let app = hexarena::server::router::router(options, hub);
+    // Connection info gives handlers the client's address (limits count by it).
+    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     match axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -80,3 +80,27 @@ async fn keep_slot_in_a_room_waits_for_the_code_again() {
     assert_ne!(joined["slot_id"], id, "keep_slot put a private room into public matchmaking");
     assert!(!listed(addr).await.contains(&id));
 }
+
+#[tokio::test]
+async fn guessing_room_codes_is_throttled_per_address() {
+    let addr = start_server().await;
+    let (id, code) = create_room(addr).await;
+    // A person who mistypes is told so; a guesser runs out of tries (10 a
+    // minute by default, HEXARENA_ROOM_CODE_GUESSES) …
+    for guess in 0..10 {
+        let mut c = Client::connect(addr, &format!("/ws/play?mode=room&code=ZZZZZ{}", guess % 8 + 2)).await;
+        let refused = c.expect("error").await;
+        assert_eq!(refused["code"], "no_such_room", "guess {guess}: {refused}");
+    }
+    let mut c = Client::connect(addr, &format!("/ws/play?mode=room&code={code}")).await;
+    let refused = c.expect("error").await;
+    assert_eq!(refused["code"], "too_many_attempts", "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("try again in"), "{refused}");
+    let form = post_form(addr, "/api/join_room", &format!("code={code}")).await;
+    assert!(form.body.contains("Too many wrong room codes"), "the form path counts too: {}", form.body);
+    // … while a player on another address joins with the right code.
+    let mut ann =
+        Client::connect_from(addr, &format!("/ws/play?mode=room&code={code}&name=Ann"), "127.0.0.2".parse().unwrap())
+            .await;
+    assert_eq!(ann.expect("joined").await["slot_id"], id);
+}

@@ -35,6 +35,8 @@ pub enum ErrorCode {
     BadToken,
     NoLiveGame,
     SpectatorCannotAct,
+    /// Too many wrong room codes from this address: wait before trying again.
+    TooManyAttempts,
     /// The table's task has ended.
     GameClosed,
     /// The server cannot read its database just now.
@@ -57,7 +59,7 @@ pub enum ErrorCode {
 impl ErrorCode {
     /// Every code, for the docs check.
     #[cfg(test)]
-    const ALL: [ErrorCode; 29] = [
+    const ALL: [ErrorCode; 30] = [
         ErrorCode::MessageTooLarge,
         ErrorCode::InvalidJson,
         ErrorCode::MissingType,
@@ -75,6 +77,7 @@ impl ErrorCode {
         ErrorCode::BadToken,
         ErrorCode::NoLiveGame,
         ErrorCode::SpectatorCannotAct,
+        ErrorCode::TooManyAttempts,
         ErrorCode::GameClosed,
         ErrorCode::Unavailable,
         ErrorCode::NotStarted,
@@ -108,6 +111,7 @@ impl ErrorCode {
             ErrorCode::BadToken => "Invalid reconnect token",
             ErrorCode::NoLiveGame => "No live game has this id: it may have finished",
             ErrorCode::SpectatorCannotAct => "Spectators cannot move or chat",
+            ErrorCode::TooManyAttempts => "Too many wrong room codes from your address: try again in a minute",
             ErrorCode::GameClosed => "This game has closed",
             ErrorCode::Unavailable => "The server cannot read its player list right now: try again in a minute",
             ErrorCode::NotStarted => "Game has not started",

@@ -2,6 +2,7 @@
 
 pub mod archive;
 pub mod batch;
+pub mod client_address;
 pub mod database;
 pub mod health;
 pub mod hub;

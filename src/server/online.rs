@@ -13,6 +13,7 @@ use axum::response::Response;
 use axum::routing::get;
 use serde_json::json;
 
+use super::client_address::ClientAddress;
 use super::hub::Hub;
 use super::hub::socket::{self, Seating};
 use super::hub::table::Arrival;
@@ -205,9 +206,9 @@ async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response
 
 /// `/ws/play`: a browser player. `mode=quick` (with `size`, `series`,
 /// `swap`, `time`), `mode=room&code=…`, or `mode=resume&game=…&token=…`.
-async fn play(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+async fn play(ws: WebSocketUpgrade, State(hub): State<Hub>, address: ClientAddress, Query(params): Params) -> Response {
     let seating = match who_plays(&hub, &params).await {
-        Ok(who) => browser_seating(&params, who),
+        Ok(who) => browser_seating(&params, who, address),
         Err(e) => Err(e),
     };
     seat(ws, hub, Dialect::Browser, seating)
@@ -239,10 +240,10 @@ pub fn browser_options(params: &HashMap<String, String>) -> Result<TableOptions,
     TableOptions::browser(size, series, swap, time).map_err(Refusal::bad_request)
 }
 
-fn browser_seating(params: &HashMap<String, String>, who: Arrival) -> Result<Seating, Refusal> {
+fn browser_seating(params: &HashMap<String, String>, who: Arrival, address: ClientAddress) -> Result<Seating, Refusal> {
     match params.get("mode").map(String::as_str) {
         Some("quick") => Ok(Seating::Quick(browser_options(params)?, who)),
-        Some("room") => Ok(Seating::Room(params.get("code").cloned().unwrap_or_default(), who)),
+        Some("room") => Ok(Seating::Room(params.get("code").cloned().unwrap_or_default(), who, address)),
         Some("resume") => {
             let id = integer(params, "game")?
                 .filter(|&g| g > 0)

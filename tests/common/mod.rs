@@ -75,6 +75,7 @@ async fn serve(hub: hexarena::server::hub::Hub) -> std::net::SocketAddr {
         let _ = tcp.set_nodelay(true);
     });
     tokio::spawn(async move {
+        let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
         axum::serve(listener, app).await.expect("server runs");
     });
     addr

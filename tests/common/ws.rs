@@ -25,6 +25,20 @@ impl Client {
         Client { ws }
     }
 
+    /// Connects from another loopback address (`127.0.0.2`, …), as a
+    /// second client machine would.
+    pub async fn connect_from(addr: std::net::SocketAddr, path: &str, local: std::net::IpAddr) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket.bind(std::net::SocketAddr::new(local, 0)).expect("bind the local address");
+        let stream = socket.connect(addr).await.expect("connect");
+        let handshake = tokio_tungstenite::client_async(format!("ws://{addr}{path}"), MaybeTlsStream::Plain(stream));
+        let (ws, _) = tokio::time::timeout(Duration::from_secs(10), handshake)
+            .await
+            .unwrap_or_else(|_| panic!("no WebSocket handshake within 10 s for {path}"))
+            .expect("WebSocket handshake");
+        Client { ws }
+    }
+
     /// Sends a text frame as is.
     pub async fn send_text(&mut self, text: &str) {
         self.ws.send(Message::text(text)).await.expect("send");

@@ -39,9 +39,15 @@ pub async fn create_room(
 /// Sends a player to the room with this code.
 #[server(endpoint = "join_room")]
 pub async fn join_room(code: String, name: Option<String>) -> Result<Answer<()>, AppError> {
+    use crate::server::hub::JoinError;
     let hub = AppError::hub()?;
-    let Some(id) = hub.room(&code) else {
-        return Ok(Answer::Refused(format!("No open room has the code “{}”: check it with your friend", code.trim())));
+    let id = match hub.find_room(&code, crate::server::client_address::ClientAddress::of_server_fn()) {
+        Ok(id) => id,
+        Err(JoinError::NoSuchRoom) => {
+            let code = code.trim();
+            return Ok(Answer::Refused(format!("No open room has the code “{code}”: check it with your friend")));
+        }
+        Err(e) => return Ok(Answer::Refused(e.refusal().message)),
     };
     let code = crate::server::hub::room_code::normalise(&code).unwrap_or_default();
     let name = name.map(|n| format!("&name={}", super::live_socket::encode(n.trim()))).unwrap_or_default();

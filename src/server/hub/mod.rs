@@ -10,6 +10,7 @@ pub mod room_code;
 mod seating;
 pub mod socket;
 pub mod table;
+pub mod throttle;
 pub mod token;
 
 use std::collections::{HashMap, VecDeque};
@@ -53,6 +54,8 @@ struct HubInner {
     next_conn: AtomicU64,
     tables: RwLock<HashMap<u64, Arc<TableHandle>>>,
     rooms: Mutex<HashMap<String, u64>>,
+    /// Wrong room codes per client address.
+    room_guesses: throttle::Throttle,
     /// Tables waiting for an opponent, per pool; only matchmaking takes it.
     pools: tokio::sync::Mutex<HashMap<TableOptions, VecDeque<u64>>>,
     changes: mpsc::UnboundedSender<u64>,
@@ -102,6 +105,7 @@ impl Hub {
             None => (None, None, Vec::new()),
         };
         let first_table = restored.iter().map(|r| r.header.id + 1).max().unwrap_or(1).max(first_table);
+        let room_guesses = throttle::Throttle::new(config.room_code_guesses);
         let hub = Hub(Arc::new(HubInner {
             config,
             epoch: Instant::now(),
@@ -112,6 +116,7 @@ impl Hub {
             next_conn: AtomicU64::new(1),
             tables: RwLock::new(HashMap::new()),
             rooms: Mutex::new(HashMap::new()),
+            room_guesses,
             pools: tokio::sync::Mutex::new(HashMap::new()),
             changes,
             overview,

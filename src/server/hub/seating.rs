@@ -9,8 +9,10 @@ use tokio::sync::{mpsc, oneshot};
 use super::actor::{self, Command};
 use super::conn::Conn;
 use super::table::{Arrival, SeatError, Table};
+use super::throttle::RetryAfter;
 use super::{Hub, TableHandle, room_code};
-use crate::online::{ErrorCode, PlayerId, SlotSnapshot, SlotState, TableOptions};
+use crate::online::{ErrorCode, PlayerId, Refusal, SlotSnapshot, SlotState, TableOptions};
+use crate::server::client_address::ClientAddress;
 
 /// Why a player could not be seated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +24,8 @@ pub enum JoinError {
     OwnerAway,
     Full,
     NoSuchRoom,
+    /// Too many wrong room codes from this address lately.
+    TooManyGuesses(RetryAfter),
     Seat(SeatError),
 }
 
@@ -35,7 +39,20 @@ impl JoinError {
             JoinError::OwnerAway => ErrorCode::OwnerAway,
             JoinError::Full => ErrorCode::SlotFull,
             JoinError::NoSuchRoom => ErrorCode::NoSuchRoom,
+            JoinError::TooManyGuesses(_) => ErrorCode::TooManyAttempts,
             JoinError::Seat(e) => e.code(),
+        }
+    }
+
+    /// What the client is told: the code's text, with the wait where
+    /// there is one.
+    pub fn refusal(&self) -> Refusal {
+        match self {
+            JoinError::TooManyGuesses(wait) => Refusal::new(
+                ErrorCode::TooManyAttempts,
+                format!("Too many wrong room codes from your address: try again in {} s", wait.seconds()),
+            ),
+            other => other.code().into(),
         }
     }
 }
@@ -133,18 +150,24 @@ impl Hub {
         code: &str,
         who: Arrival,
         conn: Conn,
+        address: ClientAddress,
     ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
-        let code = room_code::normalise(code).ok_or(JoinError::NoSuchRoom)?;
-        let id = self.0.rooms.lock().ok().and_then(|r| r.get(&code).copied()).ok_or(JoinError::NoSuchRoom)?;
+        let id = self.find_room(code, address)?;
         let handle = self.table(id).ok_or(JoinError::NoSuchRoom)?;
         let seat = self.seat(&handle, who, conn, false).await.map_err(|(e, _)| e)?;
         Ok((handle, seat))
     }
 
-    /// The table of a private room.
-    pub fn room(&self, code: &str) -> Option<u64> {
-        let code = room_code::normalise(code)?;
-        self.0.rooms.lock().ok()?.get(&code).copied()
+    /// The table of the private room with this code. Wrong codes count
+    /// against the address, which must wait once it has tried too many.
+    pub fn find_room(&self, code: &str, address: ClientAddress) -> Result<u64, JoinError> {
+        let now = std::time::Instant::now();
+        self.0.room_guesses.check(address.0, now).map_err(JoinError::TooManyGuesses)?;
+        let found = room_code::normalise(code).and_then(|code| self.0.rooms.lock().ok()?.get(&code).copied());
+        found.ok_or_else(|| {
+            self.0.room_guesses.fail(address.0, now);
+            JoinError::NoSuchRoom
+        })
     }
 
     /// Resumes a seat with its token.

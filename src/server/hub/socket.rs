@@ -14,6 +14,7 @@ use super::{Hub, JoinError, TableHandle};
 use crate::online::{
     ClientMessage, Dialect, ErrorCode, PlayerId, Refusal, ServerMessage, TableOptions, parse_client_message,
 };
+use crate::server::client_address::ClientAddress;
 
 /// Frames a seated player may have queued before being dropped as too slow.
 pub const PLAYER_QUEUE: usize = 256;
@@ -28,8 +29,8 @@ pub enum Seating {
     Quick(TableOptions, Arrival),
     /// A table by id (hexgame's `/ws/join-slot`).
     Table(u64, Arrival),
-    /// A private room by code.
-    Room(String, Arrival),
+    /// A private room by code, from this address (wrong codes count).
+    Room(String, Arrival, ClientAddress),
     /// Back to a seat with its token.
     Resume(u64, String),
 }
@@ -51,14 +52,14 @@ pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seatin
         match seating {
             Seating::Quick(options, who) => hub.quick_match(options, who, conn).await,
             Seating::Table(id, who) => hub.join_table(id, who, conn).await,
-            Seating::Room(code, who) => hub.join_room(&code, who, conn).await,
+            Seating::Room(code, who, address) => hub.join_room(&code, who, conn, address).await,
             Seating::Resume(id, token) => hub.reconnect(id, token, conn).await,
         }
     })
     .await;
     match seated {
         Ok((table, _)) => Box::pin(relay(socket, rx, &table, conn_id, dialect, true)).await,
-        Err(e) => Box::pin(refuse(socket, e.code())).await,
+        Err(e) => Box::pin(refuse(socket, e.refusal())).await,
     }
 }
 

@@ -1,0 +1,102 @@
+//! Counting failures per client address over a sliding minute, so that
+//! guessing (room codes, for now) slows to a crawl while a person who
+//! mistypes a code once or twice never notices.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The window failures are counted over.
+const WINDOW: Duration = Duration::from_secs(60);
+/// Addresses remembered at most; past this, the oldest are forgotten first
+/// (a flood of addresses cannot grow the table without bound).
+const MAX_ADDRESSES: usize = 100_000;
+
+/// Failures per address within the last minute.
+#[derive(Debug)]
+pub struct Throttle {
+    /// Failures allowed per minute; 0 means no limit.
+    limit: u32,
+    failures: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+}
+
+/// Refused for now: the address may try again after this long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RetryAfter(pub Duration);
+
+impl RetryAfter {
+    /// Whole seconds to wait, at least one.
+    pub fn seconds(self) -> u64 {
+        self.0.as_secs_f64().ceil().max(1.0) as u64
+    }
+}
+
+impl Throttle {
+    pub fn new(limit: u32) -> Throttle {
+        Throttle { limit, failures: Mutex::new(HashMap::new()) }
+    }
+
+    /// Whether `address` may try now. An unknown address (no socket
+    /// address came with the request) is never throttled.
+    pub fn check(&self, address: Option<IpAddr>, now: Instant) -> Result<(), RetryAfter> {
+        let (Some(address), true) = (address, self.limit > 0) else { return Ok(()) };
+        let Ok(mut failures) = self.failures.lock() else { return Ok(()) };
+        let Some(times) = failures.get_mut(&address) else { return Ok(()) };
+        while times.front().is_some_and(|&t| now.duration_since(t) >= WINDOW) {
+            times.pop_front();
+        }
+        match times.front() {
+            Some(&oldest) if times.len() >= self.limit as usize => {
+                Err(RetryAfter(WINDOW.saturating_sub(now.duration_since(oldest))))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts a failure of `address`.
+    pub fn fail(&self, address: Option<IpAddr>, now: Instant) {
+        let (Some(address), true) = (address, self.limit > 0) else { return };
+        let Ok(mut failures) = self.failures.lock() else { return };
+        if failures.len() >= MAX_ADDRESSES && !failures.contains_key(&address) {
+            let stale: Vec<IpAddr> = failures
+                .iter()
+                .filter(|(_, t)| t.back().is_none_or(|&last| now.duration_since(last) >= WINDOW))
+                .map(|(a, _)| *a)
+                .collect();
+            for a in stale {
+                failures.remove(&a);
+            }
+            if failures.len() >= MAX_ADDRESSES {
+                return;
+            }
+        }
+        let times = failures.entry(address).or_default();
+        times.push_back(now);
+        while times.len() > self.limit as usize {
+            times.pop_front();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_is_refused_after_its_failures_until_the_oldest_ages_out() {
+        let t = Throttle::new(3);
+        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        let start = Instant::now();
+        for i in 0..3 {
+            assert_eq!(t.check(Some(a), start), Ok(()), "failure {i} is still allowed");
+            t.fail(Some(a), start + Duration::from_secs(i));
+        }
+        let refused = t.check(Some(a), start + Duration::from_secs(10)).unwrap_err();
+        assert_eq!(refused.seconds(), 50, "the first failure ages out after a minute");
+        assert_eq!(t.check(Some(b), start), Ok(()), "another address is not affected");
+        assert_eq!(t.check(None, start), Ok(()));
+        assert_eq!(t.check(Some(a), start + Duration::from_secs(60)), Ok(()));
+        assert_eq!(Throttle::new(0).check(Some(a), start), Ok(()), "0 means no limit");
+    }
+}
