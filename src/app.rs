@@ -18,6 +18,8 @@ use crate::pages::play::PlayPage;
 
 /// The whole document, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    content_security_policy();
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -34,6 +36,20 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <App />
             </body>
         </html>
+    }
+}
+
+/// Sends the page's Content-Security-Policy, built around the nonce this
+/// response's inline scripts carry.
+#[cfg(feature = "ssr")]
+fn content_security_policy() {
+    use axum::http::header::{CONTENT_SECURITY_POLICY, HeaderValue};
+    let (Some(nonce), Some(response)) = (leptos::nonce::use_nonce(), use_context::<leptos_axum::ResponseOptions>())
+    else {
+        return;
+    };
+    if let Ok(policy) = HeaderValue::from_str(&crate::server::security::content_security_policy(&nonce.to_string())) {
+        response.insert_header(CONTENT_SECURITY_POLICY, policy);
     }
 }
 

@@ -59,3 +59,26 @@ test('no page is wider than a phone screen', async ({ browser }) => {
   }
   await context.close();
 });
+
+test('every page runs under the Content-Security-Policy with no console error', async ({ page }) => {
+  const errors = watchErrors(page);
+  for (const path of ['/', '/play', '/play/local', '/play/engine', '/analysis', '/docs', '/overview', '/statistics', '/games']) {
+    const response = await page.goto(path);
+    const headers = response?.headers() ?? {};
+    expect(headers['content-security-policy'], path).toContain("script-src 'self' 'nonce-");
+    expect(headers['content-security-policy'], path).toContain("frame-ancestors 'none'");
+    expect(headers['x-content-type-options'], path).toBe('nosniff');
+    expect(headers['referrer-policy'], path).toBe('same-origin');
+    await hydrated(page);
+  }
+  // The 404 page too (its status is an error the console reports, so it
+  // is fetched, not visited).
+  const missing = await page.request.get('/no-such-page');
+  expect(missing.status()).toBe(404);
+  expect(missing.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+  // The engine's worker (its own module script and WebAssembly) runs too.
+  await page.goto('/analysis');
+  await hydrated(page);
+  await expect(page.getByTestId('engine-panel')).toHaveAttribute('data-engine', 'running', { timeout: 30_000 });
+  expect(errors).toEqual([]);
+});

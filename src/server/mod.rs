@@ -10,3 +10,4 @@ pub mod identity;
 pub mod journal;
 pub mod online;
 pub mod router;
+pub mod security;

@@ -31,6 +31,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(hub: Hub) -> Router<S> {
         .route("/ws/play", get(play))
         .route("/ws/watch", get(watch))
         .route("/ws/overview", get(overview_feed))
+        .route_layer(axum::middleware::from_fn(super::security::same_origin_sockets))
         .with_state(hub)
 }
 

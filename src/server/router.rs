@@ -22,6 +22,7 @@ pub fn router(options: LeptosOptions, hub: Hub) -> Router {
             move || shell(options.clone())
         })
         .fallback(leptos_axum::file_and_error_handler(shell))
+        .layer(axum::middleware::from_fn(super::security::headers))
         .with_state(options)
 }
 
