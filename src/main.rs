@@ -93,6 +93,12 @@ async fn serve() -> std::process::ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if persistence.archived_at_start > 0 {
+        println!(
+            "hexarena: archived {} games that had finished just before the last stop",
+            persistence.archived_at_start
+        );
+    }
     if !persistence.restored.is_empty() {
         println!("hexarena: reopening {} games that were in play", persistence.restored.len());
     }

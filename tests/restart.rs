@@ -176,3 +176,56 @@ async fn a_killed_server_resumes_games_in_postgres() {
     // The binary migrates the fresh database itself.
     kill_and_restart(&url, None).await;
 }
+
+/// Plays a 3×3 series of one to its end, kills the server with SIGKILL the
+/// moment `game_over` arrives, restarts it, and checks that the game is in
+/// the archive (statistics and the games list) exactly once.
+async fn kill_after_game_over(url: &str, journal: Option<&str>) {
+    let port = free_port();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let mut server = start(url, journal, port).await;
+    let query = "mode=quick&size=3&series=1&swap=off&time=none";
+    let mut red = Client::connect(addr, &format!("/ws/play?{query}&name=Rae")).await;
+    let id = red.expect("joined").await["slot_id"].as_u64().unwrap();
+    let mut blue = Client::connect(addr, &format!("/ws/play?{query}&name=Bo")).await;
+    blue.expect("joined").await;
+    // Red a1, Blue a2, Red b1, Blue b2, Red c1 joins left and right.
+    for (who, q, r) in [(0, 0, 0), (1, 0, 1), (0, 1, 0), (1, 1, 1), (0, 2, 0)] {
+        let mover = if who == 0 { &mut red } else { &mut blue };
+        mover.play(q, r).await;
+        red.until("move").await;
+    }
+    red.until("game_over").await;
+    server.kill().expect("SIGKILL the server");
+    server.wait().expect("reap it");
+    drop((red, blue));
+
+    let server = start(url, journal, port).await;
+    let stats: Value = serde_json::from_str(&common::get(addr, "/api/statistics").await.body).expect("JSON");
+    assert_eq!(stats["totals"]["games"], 1, "the game finished before the kill is archived: {stats}");
+    let games = common::get(addr, "/games").await;
+    assert!(games.body.contains(&format!("{id}-1")), "the games list shows it");
+    let pool = hexarena::server::database::open(Some(url), false).await.unwrap();
+    let record = hexarena::server::archive::read::game(&pool, &format!("{id}-1")).await.unwrap();
+    assert_eq!(record.expect("archived").moves, ["a1", "a2", "b1", "b2", "c1"]);
+    pool.close().await;
+    drop(server);
+}
+
+#[tokio::test]
+async fn a_game_finished_just_before_a_kill_is_archived_sqlite_file_journal() {
+    let url = fresh_database(false).await.unwrap();
+    kill_after_game_over(&url, None).await;
+}
+
+#[tokio::test]
+async fn a_game_finished_just_before_a_kill_is_archived_database_journal() {
+    let url = fresh_database(false).await.unwrap();
+    kill_after_game_over(&url, Some("database")).await;
+}
+
+#[tokio::test]
+async fn a_game_finished_just_before_a_kill_is_archived_postgres() {
+    let Some(url) = fresh_database(true).await else { return };
+    kill_after_game_over(&url, None).await;
+}

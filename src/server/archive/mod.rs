@@ -7,14 +7,17 @@
 pub mod read;
 pub mod write;
 
+use serde::{Deserialize, Serialize};
 use sqlx::AnyPool;
+
+use crate::server::journal::{Entry, GameKey, Journal};
 use tokio::sync::mpsc;
 
 use crate::engine::{ByColor, Move};
 use crate::online::{GameEnd, PlayerId, TableOptions};
 
 /// Who sat in a seat, as the table knew them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatLabel {
     /// A person's display name, or a bot's username.
     pub name: Option<String>,
@@ -61,7 +64,7 @@ pub struct PlayerKey {
 
 /// A game as a table hands it over when it ends; times are milliseconds
 /// since the Unix epoch.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FinishedGame {
     pub series_id: u64,
     /// The private room's code, when the series was played in one.
@@ -91,20 +94,25 @@ pub struct Archive {
 }
 
 impl Archive {
-    /// Starts the writer task on `pool` (needs a Tokio runtime).
-    pub fn start(pool: AnyPool) -> Archive {
+    /// Starts the writer task on `pool` (needs a Tokio runtime). With a
+    /// journal, each game the writer commits is then marked archived there.
+    pub fn start(pool: AnyPool, journal: Option<Journal>) -> Archive {
         let (writes, mut queue) = mpsc::unbounded_channel::<FinishedGame>();
         let writer = pool.clone();
         tokio::spawn(async move {
             while let Some(first) = queue.recv().await {
                 // Games that finished meanwhile share one transaction.
                 let games = crate::server::batch::gather(first, &mut queue, 256);
-                for (game, e) in write::record_all(&writer, &games).await {
-                    eprintln!("hexarena: game {}-{} was not archived: {e}", game.series_id, game.number);
-                }
+                commit(&writer, journal.as_ref(), &games).await;
             }
         });
         Archive { pool, writes }
+    }
+
+    /// Archives `games` now (the journal's leftovers at start-up), before
+    /// the server answers anyone; returns how many were committed.
+    pub async fn commit_now(&self, journal: Option<&Journal>, games: &[FinishedGame]) -> usize {
+        commit(&self.pool, journal, games).await
     }
 
     /// Queues a finished game.
@@ -123,6 +131,29 @@ impl Archive {
         let max: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM series").fetch_one(&self.pool).await?;
         Ok(max.unwrap_or(0).max(0) as u64)
     }
+}
+
+/// Writes `games` and tells the journal which are now safe; a game that
+/// failed stays in the journal, to be archived at the next start.
+async fn commit(pool: &AnyPool, journal: Option<&Journal>, games: &[FinishedGame]) -> usize {
+    let failed = write::record_all(pool, games).await;
+    for (game, e) in &failed {
+        eprintln!(
+            "hexarena: game {}-{} was not archived ({e}); the journal keeps it for the next start",
+            game.series_id, game.number
+        );
+    }
+    let done: Vec<Entry> = games
+        .iter()
+        .map(GameKey::of)
+        .filter(|key| !failed.iter().any(|(g, _)| GameKey::of(g) == *key))
+        .map(Entry::Archived)
+        .collect();
+    let count = done.len();
+    if let (Some(journal), false) = (journal, done.is_empty()) {
+        journal.write(done).await;
+    }
+    count
 }
 
 /// Milliseconds since the Unix epoch.

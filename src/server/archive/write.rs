@@ -46,6 +46,14 @@ pub async fn record_all<'a>(pool: &AnyPool, games: &'a [FinishedGame]) -> Vec<(&
 /// Writes `game` (times already wall-clock) and, when both seats are known
 /// players, their new ratings, in `tx`.
 pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> Result<(), sqlx::Error> {
+    // A game archived before a crash kept it from leaving the journal is
+    // written once only.
+    let game_id = format!("{}-{}", game.series_id, game.number);
+    let stored: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE id = $1").bind(game_id).fetch_one(&mut **tx).await?;
+    if stored > 0 {
+        return Ok(());
+    }
     let keys: ByColor<Option<PlayerKey>> = game.seats.as_ref().map(|s| s.player());
     for key in keys.iter().flatten() {
         upsert_player(tx, key, &game.seats, game.finished_ms).await?;

@@ -15,6 +15,7 @@ use super::table::{Arrival, Audience, Out, SeatError, Table, To};
 use super::{Hub, TableHandle};
 use crate::engine::ByColor;
 use crate::online::{ClientMessage, Dialect, PlayerId, ServerMessage, SlotSnapshot, TableView};
+use crate::server::archive::FinishedGame;
 use crate::server::journal::Entry;
 
 /// What a table's task is asked to do.
@@ -212,14 +213,26 @@ async fn serve(
 }
 
 /// Writes a run of journal entries and waits for them to be kept, so
-/// nobody hears of a move a crash could lose.
+/// nobody hears of a move a crash could lose; then hands the finished
+/// games among them to the archive, which marks them archived in the
+/// journal once committed.
 async fn flush_journal(hub: &Hub, pending: &mut Vec<Entry>) {
     if pending.is_empty() {
         return;
     }
     let entries = std::mem::take(pending);
+    let finished: Vec<FinishedGame> = entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Finished(game) => Some((**game).clone()),
+            _ => None,
+        })
+        .collect();
     if let Some(journal) = hub.journal() {
         journal.write(entries).await;
+    }
+    for game in finished {
+        hub.archive_game(game);
     }
 }
 
@@ -270,7 +283,6 @@ async fn execute(
                 seats[to] = conn;
             }
             Out::Relist => hub.relist(table.id, table.options),
-            Out::Archive(game) => hub.archive_game(*game),
             Out::Journal(_) => {}
         }
     }

@@ -72,14 +72,19 @@ pub struct Persistence {
     pub archive: Archive,
     pub journal: Journal,
     pub restored: Vec<Restored>,
+    /// Finished games the journal held that were archived at start-up.
+    pub archived_at_start: usize,
 }
 
 impl Persistence {
-    /// Opens the archive on `pool` and the journal at `place`, and reads
-    /// back the tables in play.
+    /// Opens the journal at `place` and the archive on `pool`, archives
+    /// the finished games the journal still held (a crash came before the
+    /// archive had them), and reads back the tables in play.
     pub async fn open(pool: sqlx::AnyPool, place: &JournalPlace) -> Result<Persistence, String> {
-        let (journal, restored) = Journal::open(place, &pool).await?;
-        Ok(Persistence { archive: Archive::start(pool), journal, restored })
+        let (journal, loaded) = Journal::open(place, &pool).await?;
+        let archive = Archive::start(pool, Some(journal.clone()));
+        let archived_at_start = archive.commit_now(Some(&journal), &loaded.finished).await;
+        Ok(Persistence { archive, journal, restored: loaded.tables, archived_at_start })
     }
 }
 

@@ -5,8 +5,9 @@ use serde::Serialize;
 use sqlx::{AnyPool, Row};
 use tokio::sync::mpsc;
 
-use super::{Batch, Entry, LiveHeader, LiveMove, Restored};
+use super::{Batch, Entry, LiveHeader, LiveMove, Loaded, Restored};
 use crate::engine::{ByColor, Move};
+use crate::server::archive::FinishedGame;
 use crate::server::database::{row_chunks, values_placeholders};
 
 async fn insert_moves(tx: &mut sqlx::Transaction<'static, sqlx::Any>, moves: &[&Entry]) -> Result<(), sqlx::Error> {
@@ -106,6 +107,24 @@ async fn write(pool: &AnyPool, batches: &[Batch], postgres: bool) -> Result<(), 
                         .await?;
                 }
             }
+            Entry::Finished(game) => {
+                sqlx::query(
+                    "INSERT INTO live_finished (series_id, number, game) VALUES ($1, $2, $3) \
+                     ON CONFLICT (series_id, number) DO NOTHING",
+                )
+                .bind(game.series_id as i64)
+                .bind(game.number as i32)
+                .bind(json(&**game))
+                .execute(&mut *tx)
+                .await?;
+            }
+            Entry::Archived(key) => {
+                sqlx::query("DELETE FROM live_finished WHERE series_id = $1 AND number = $2")
+                    .bind(key.series_id as i64)
+                    .bind(key.number as i32)
+                    .execute(&mut *tx)
+                    .await?;
+            }
             Entry::Move(_) => {}
         }
         i += 1;
@@ -113,8 +132,24 @@ async fn write(pool: &AnyPool, batches: &[Batch], postgres: bool) -> Result<(), 
     tx.commit().await
 }
 
+/// Everything the journal holds: tables with their current game's moves,
+/// and finished games not yet archived.
+pub async fn load(pool: &AnyPool) -> Result<Loaded, String> {
+    let finished = sqlx::query("SELECT series_id, number, game FROM live_finished ORDER BY series_id, number")
+        .fetch_all(pool)
+        .await
+        .map_err(|e| e.to_string())?
+        .iter()
+        .map(|row| {
+            let text: String = row.try_get("game").map_err(|e| e.to_string())?;
+            serde_json::from_str(&text).map_err(|e| format!("a finished game in the journal is unreadable: {e}"))
+        })
+        .collect::<Result<Vec<FinishedGame>, String>>()?;
+    Ok(Loaded { tables: load_tables(pool).await?, finished })
+}
+
 /// Every table the journal holds, with its current game's moves.
-pub async fn load(pool: &AnyPool) -> Result<Vec<Restored>, String> {
+async fn load_tables(pool: &AnyPool) -> Result<Vec<Restored>, String> {
     let rows = sqlx::query(
         "SELECT id, options, room_code, seats, game_number, red_wins, blue_wins, finished FROM live_tables ORDER BY id",
     )

@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use super::{Batch, Entry, LiveHeader, LiveMove, LiveSet, Restored};
+use super::{Batch, Entry, GameKey, LiveHeader, LiveMove, LiveSet, Loaded, Restored};
 use crate::engine::Move;
+use crate::server::archive::FinishedGame;
 
 /// Appended bytes after which the file is rewritten, at the least.
 const COMPACT_AFTER: u64 = 16 << 20;
@@ -55,6 +56,10 @@ enum Line<'a> {
     Move(u64, u32, u32, String, u64, Option<u64>),
     #[serde(rename = "c")]
     Closed(u64),
+    #[serde(rename = "f")]
+    Finished(&'a FinishedGame),
+    #[serde(rename = "a")]
+    Archived(GameKey),
 }
 
 /// One line as read back.
@@ -66,6 +71,10 @@ enum ReadLine {
     Move(u64, u32, u32, String, u64, Option<u64>),
     #[serde(rename = "c")]
     Closed(u64),
+    #[serde(rename = "f")]
+    Finished(Box<FinishedGame>),
+    #[serde(rename = "a")]
+    Archived(GameKey),
 }
 
 fn encode(entry: &Entry, out: &mut Vec<u8>) {
@@ -73,6 +82,8 @@ fn encode(entry: &Entry, out: &mut Vec<u8>) {
         Entry::Header(h) => Line::Header(h),
         Entry::Move(m) => Line::Move(m.table_id, m.game_number, m.ply, m.mv.to_string(), m.at_ms, m.clock_ms),
         Entry::Closed(id) => Line::Closed(*id),
+        Entry::Finished(game) => Line::Finished(game),
+        Entry::Archived(key) => Line::Archived(*key),
     };
     // Plain data with string keys: serialising into memory cannot fail.
     let _ = serde_json::to_writer(&mut *out, &line);
@@ -112,6 +123,8 @@ fn read(path: &Path) -> Result<LiveSet, FileJournalError> {
         let entry = match parsed {
             ReadLine::Header(h) => Entry::Header(h),
             ReadLine::Closed(id) => Entry::Closed(id),
+            ReadLine::Finished(game) => Entry::Finished(game),
+            ReadLine::Archived(key) => Entry::Archived(key),
             ReadLine::Move(table_id, game_number, ply, mv, at_ms, clock_ms) => {
                 // A move for a table without a header cannot be replayed.
                 let Some(size) = set.board_size(table_id) else { continue };
@@ -201,8 +214,8 @@ pub fn load(path: &Path) -> Result<Vec<Restored>, FileJournalError> {
 }
 
 /// Reads the journal at `path`, compacts it and starts its writer thread on
-/// `queue`; returns the tables it held.
-pub fn start(path: &Path, queue: mpsc::UnboundedReceiver<Batch>) -> Result<Vec<Restored>, FileJournalError> {
+/// `queue`; returns what it held.
+pub fn start(path: &Path, queue: mpsc::UnboundedReceiver<Batch>) -> Result<Loaded, FileJournalError> {
     start_compacting_after(path, queue, COMPACT_AFTER)
 }
 
@@ -210,9 +223,9 @@ fn start_compacting_after(
     path: &Path,
     queue: mpsc::UnboundedReceiver<Batch>,
     least: u64,
-) -> Result<Vec<Restored>, FileJournalError> {
+) -> Result<Loaded, FileJournalError> {
     let set = read(path)?;
-    let restored = set.restored();
+    let restored = set.loaded();
     let writer = Writer::compacted(path, set, least)?;
     std::thread::Builder::new()
         .name("hexarena-journal".into())
@@ -301,7 +314,7 @@ mod tests {
     async fn the_writer_appends_and_compaction_keeps_only_tables_in_play() {
         let path = scratch("writer");
         let (writes, queue) = mpsc::unbounded_channel();
-        assert!(start(&path, queue).expect("a new journal").is_empty());
+        assert!(start(&path, queue).expect("a new journal").tables.is_empty());
         let journal = super::super::Journal { writes };
         journal.write(vec![header(1), mv(1, 0, "a1")]).await;
         journal.write(vec![header(2), mv(2, 0, "b2"), Entry::Closed(1)]).await;
@@ -310,7 +323,7 @@ mod tests {
         assert_eq!(set.restored().iter().map(|r| r.header.id).collect::<Vec<_>>(), [2]);
         // Compaction at start-up leaves only table 2's two lines.
         let (_, queue) = mpsc::unbounded_channel();
-        let restored = start(&path, queue).expect("reopened");
+        let restored = start(&path, queue).expect("reopened").tables;
         assert_eq!(restored.len(), 1);
         assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 2);
         let _ = std::fs::remove_file(&path);

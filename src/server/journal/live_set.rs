@@ -3,12 +3,15 @@
 
 use std::collections::BTreeMap;
 
-use super::{Entry, LiveHeader, LiveMove, Restored};
+use super::{Entry, GameKey, LiveHeader, LiveMove, Loaded, Restored};
+use crate::server::archive::FinishedGame;
 
-/// Every table in play with its current game's moves.
+/// Every table in play with its current game's moves, and every finished
+/// game the archive has not committed yet.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LiveSet {
     tables: BTreeMap<u64, (LiveHeader, Vec<LiveMove>)>,
+    finished: BTreeMap<GameKey, FinishedGame>,
 }
 
 impl LiveSet {
@@ -36,6 +39,12 @@ impl LiveSet {
             Entry::Closed(id) => {
                 self.tables.remove(id);
             }
+            Entry::Finished(game) => {
+                self.finished.insert(GameKey::of(game), (**game).clone());
+            }
+            Entry::Archived(key) => {
+                self.finished.remove(key);
+            }
         }
     }
 
@@ -56,9 +65,16 @@ impl LiveSet {
 
     /// The entries that rebuild this set from nothing.
     pub fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
-        self.tables.values().flat_map(|(header, moves)| {
+        let tables = self.tables.values().flat_map(|(header, moves)| {
             std::iter::once(Entry::Header(Box::new(header.clone()))).chain(moves.iter().cloned().map(Entry::Move))
-        })
+        });
+        tables.chain(self.finished.values().map(|g| Entry::Finished(Box::new(g.clone()))))
+    }
+
+    /// Everything a restart needs: the tables to reopen and the finished
+    /// games to archive.
+    pub fn loaded(&self) -> Loaded {
+        Loaded { tables: self.restored(), finished: self.finished.values().cloned().collect() }
     }
 
     /// The tables to reopen, by id.
@@ -136,5 +152,43 @@ mod tests {
         }
         assert_eq!(copy, set);
         assert_eq!(copy.len(), 2);
+    }
+
+    fn finished(series_id: u64, number: u32) -> FinishedGame {
+        FinishedGame {
+            series_id,
+            room_code: None,
+            number,
+            options: TableOptions::v1(7, 3).expect("valid options"),
+            first: crate::online::PlayerId::Red,
+            moves: vec![Move::parse("d4", 7).expect("a move")],
+            times: vec![1000],
+            clocks: vec![None],
+            seats: ByColor::default(),
+            winner: crate::online::PlayerId::Red,
+            reason: crate::online::GameEnd::Resignation,
+            started_ms: 0,
+            finished_ms: 2000,
+            score: ByColor { red: 1, blue: 0 },
+            series_winner: None,
+        }
+    }
+
+    #[test]
+    fn a_finished_game_stays_until_the_archive_has_it_whatever_its_table_does() {
+        let mut set = LiveSet::default();
+        set.apply(&header(1, 1));
+        set.apply(&Entry::Finished(Box::new(finished(1, 1))));
+        set.apply(&Entry::Closed(1));
+        assert!(set.is_empty(), "the table is gone");
+        assert_eq!(set.loaded().finished, [finished(1, 1)], "its finished game is not");
+        // Compaction writes it again; only `Archived` lets it go.
+        let mut rebuilt = LiveSet::default();
+        set.entries().for_each(|e| rebuilt.apply(&e));
+        assert_eq!(rebuilt, set);
+        set.apply(&Entry::Archived(GameKey { series_id: 1, number: 2 }));
+        assert_eq!(set.loaded().finished.len(), 1, "another game's mark changes nothing");
+        set.apply(&Entry::Archived(GameKey { series_id: 1, number: 1 }));
+        assert!(set.loaded().finished.is_empty());
     }
 }

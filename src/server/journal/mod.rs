@@ -22,6 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::engine::{ByColor, Move};
 use crate::online::TableOptions;
 use crate::online::view::GameResult;
+use crate::server::archive::FinishedGame;
 
 pub use file::{FileJournalError, load as load_file};
 pub use live_set::LiveSet;
@@ -66,6 +67,32 @@ pub enum Entry {
     Move(LiveMove),
     /// The series is over: forget the table.
     Closed(u64),
+    /// A finished game the archive has not committed yet.
+    Finished(Box<FinishedGame>),
+    /// The archive has committed this game: the journal may forget it.
+    Archived(GameKey),
+}
+
+/// A game of a series: its series (table) id and its number in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct GameKey {
+    pub series_id: u64,
+    pub number: u32,
+}
+
+impl GameKey {
+    pub fn of(game: &FinishedGame) -> GameKey {
+        GameKey { series_id: game.series_id, number: game.number }
+    }
+}
+
+/// What the journal held at start-up.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Loaded {
+    /// Tables in play.
+    pub tables: Vec<Restored>,
+    /// Finished games the archive had not committed.
+    pub finished: Vec<FinishedGame>,
 }
 
 /// A table read back after a restart.
@@ -120,19 +147,19 @@ pub struct Journal {
 }
 
 impl Journal {
-    /// Opens the journal at `place`, returning the handle and the tables it
+    /// Opens the journal at `place`, returning the handle and what it
     /// held (needs a Tokio runtime).
-    pub async fn open(place: &JournalPlace, pool: &sqlx::AnyPool) -> Result<(Journal, Vec<Restored>), String> {
+    pub async fn open(place: &JournalPlace, pool: &sqlx::AnyPool) -> Result<(Journal, Loaded), String> {
         let (writes, queue) = mpsc::unbounded_channel::<Batch>();
-        let restored = match place {
+        let loaded = match place {
             JournalPlace::Database => {
-                let restored = database::load(pool).await?;
+                let loaded = database::load(pool).await?;
                 database::start(pool.clone(), queue);
-                restored
+                loaded
             }
             JournalPlace::File(path) => file::start(path, queue).map_err(|e| e.to_string())?,
         };
-        Ok((Journal { writes }, restored))
+        Ok((Journal { writes }, loaded))
     }
 
     /// Writes `entries`; resolves once they are kept (or failed: play goes

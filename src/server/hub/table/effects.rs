@@ -3,7 +3,6 @@
 //! order given: a journal entry comes before any message that tells of it.
 
 use crate::online::{PlayerId, ServerMessage};
-use crate::server::archive::FinishedGame;
 use crate::server::journal::Entry;
 
 /// Who a message goes to.
@@ -20,7 +19,9 @@ pub enum To {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Out {
     /// Keep this in the journal; it is written (and waited for) before
-    /// the effects after it.
+    /// the effects after it. A finished game (`Entry::Finished`) is then
+    /// handed to the archive, which takes it out of the journal once it is
+    /// committed.
     Journal(Entry),
     Send(To, ServerMessage),
     /// Close this seat's connection (after its last message).
@@ -34,8 +35,6 @@ pub enum Out {
         from: PlayerId,
         to: PlayerId,
     },
-    /// A game ended: keep it in the archive.
-    Archive(Box<FinishedGame>),
 }
 
 impl Out {

@@ -251,8 +251,11 @@ impl Table {
             self.series_winner = Some(winner);
         }
         let mut out = vec![Out::Send(To::Everyone, ServerMessage::GameOver { winner, reason: end })];
+        // The finished game goes into the journal with the table's next
+        // state, and leaves it only once the archive has committed it.
+        let mut kept = None;
         if let Some(result) = self.game_result() {
-            out.push(Out::Archive(Box::new(self.archive_record(&result, now))));
+            kept = Some(Out::Journal(Entry::Finished(Box::new(self.archive_record(&result, now)))));
             self.finished.push(result);
         }
         if !decided {
@@ -271,6 +274,9 @@ impl Table {
             Out::Journal(Entry::Closed(self.id))
         };
         out.insert(0, journal);
+        if let Some(kept) = kept {
+            out.insert(0, kept);
+        }
         out
     }
 
