@@ -15,7 +15,7 @@ use crate::app::{App, shell};
 pub fn router(options: LeptosOptions, hub: Hub) -> Router {
     let routes = route_list();
     Router::new()
-        .route("/health", get(health))
+        .route("/health", get(health).with_state(hub.clone()))
         .merge(super::online::routes(hub.clone()))
         .leptos_routes_with_context(&options, routes, move || provide_context(hub.clone()), {
             let options = options.clone();

@@ -16,8 +16,14 @@ pub async fn start_server() -> std::net::SocketAddr {
 
 /// Starts a server that archives into the database at `url` (migrated).
 pub async fn start_server_with_archive(url: &str) -> std::net::SocketAddr {
+    start_server_with_journal(url, None).await
+}
+
+/// The same, with the journal where `journal` says (`HEXARENA_JOURNAL`'s
+/// values: `database` or a file path; `None` for the default).
+pub async fn start_server_with_journal(url: &str, journal: Option<&str>) -> std::net::SocketAddr {
     let pool = hexarena::server::database::open(Some(url), true).await.expect("open the test database");
-    let place = hexarena::server::journal::JournalPlace::choose(None, url);
+    let place = hexarena::server::journal::JournalPlace::choose(journal, url);
     let persistence = hexarena::server::hub::Persistence::open(pool, &place).await.expect("read the journal");
     let first = persistence.archive.last_series_id().await.expect("read the archive") + 1;
     let hub = hexarena::server::hub::Hub::start_with(

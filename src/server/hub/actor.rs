@@ -15,8 +15,9 @@ use super::table::{Arrival, Audience, Out, SeatError, Table, To};
 use super::{Hub, TableHandle};
 use crate::engine::ByColor;
 use crate::online::{ClientMessage, Dialect, PlayerId, ServerMessage, SlotSnapshot, TableView};
+use crate::online::{ErrorCode, Refusal};
 use crate::server::archive::FinishedGame;
-use crate::server::journal::Entry;
+use crate::server::journal::{Entry, JournalFailure};
 
 /// What a table's task is asked to do.
 pub enum Command {
@@ -190,12 +191,19 @@ async fn serve(
                 continue;
             }
         }
-        let mut dropped = execute(&hub, &table, &mut seats, &mut watchers, out, changed, now()).await;
+        let mut outcome = execute(&hub, &table, &mut seats, &mut watchers, out, changed, now()).await;
         // A player whose queue is full is too slow to keep up: their socket
         // is closed and the reconnect window applies as for any drop.
-        while let Some(id) = dropped.pop() {
+        while let Ok(dropped) = &mut outcome
+            && let Some(id) = dropped.pop()
+        {
             let out = table.disconnect(id, now());
-            dropped.extend(execute(&hub, &table, &mut seats, &mut watchers, out, true, now()).await);
+            let more = execute(&hub, &table, &mut seats, &mut watchers, out, true, now()).await;
+            outcome = more.map(|more| [std::mem::take(dropped), more].concat());
+        }
+        if let Err(failure) = outcome {
+            halt(&seats, &watchers, &failure);
+            break;
         }
         let was_deserted = deserted_since.is_some();
         if table.is_deserted() && seats.iter().all(Option::is_none) {
@@ -216,9 +224,9 @@ async fn serve(
 /// nobody hears of a move a crash could lose; then hands the finished
 /// games among them to the archive, which marks them archived in the
 /// journal once committed.
-async fn flush_journal(hub: &Hub, pending: &mut Vec<Entry>) {
+async fn flush_journal(hub: &Hub, pending: &mut Vec<Entry>) -> Result<(), JournalFailure> {
     if pending.is_empty() {
-        return;
+        return Ok(());
     }
     let entries = std::mem::take(pending);
     let finished: Vec<FinishedGame> = entries
@@ -229,10 +237,28 @@ async fn flush_journal(hub: &Hub, pending: &mut Vec<Entry>) {
         })
         .collect();
     if let Some(journal) = hub.journal() {
-        journal.write(entries).await;
+        journal.write(entries).await?;
     }
     for game in finished {
         hub.archive_game(game);
+    }
+    Ok(())
+}
+
+/// Stops a table whose journal write failed: what it was about to say is
+/// not kept, so it is never said. Everyone is told why, and the table
+/// closes; the journal still holds it as it last stood, and a restart
+/// resumes it there.
+fn halt(seats: &ByColor<Option<Conn>>, watchers: &[Conn], failure: &JournalFailure) {
+    eprintln!("hexarena: a table stops: {failure}");
+    let message = ServerMessage::error(Refusal::new(
+        ErrorCode::Unavailable,
+        "The server could not record this game, so it has stopped it here; it resumes from the last move \
+         everyone saw once the server recovers",
+    ));
+    let bytes = Utf8Bytes::from(message.to_json());
+    for conn in seats.iter().flatten().chain(watchers) {
+        let _ = conn.send(Frame::Text(bytes.clone()));
     }
 }
 
@@ -256,7 +282,7 @@ async fn execute(
     out: Vec<Out>,
     changed: bool,
     now: u64,
-) -> Vec<PlayerId> {
+) -> Result<Vec<PlayerId>, JournalFailure> {
     let mut dropped: Vec<PlayerId> = Vec::new();
     let mut pending: Vec<Entry> = Vec::new();
     for o in out {
@@ -264,7 +290,7 @@ async fn execute(
             pending.push(entry);
             continue;
         }
-        flush_journal(hub, &mut pending).await;
+        flush_journal(hub, &mut pending).await?;
         match o {
             Out::Send(to, message) => {
                 let bytes = Utf8Bytes::from(message.to_json());
@@ -286,7 +312,7 @@ async fn execute(
             Out::Journal(_) => {}
         }
     }
-    flush_journal(hub, &mut pending).await;
+    flush_journal(hub, &mut pending).await?;
     let browsers = seats.iter().flatten().any(|c| c.dialect == Dialect::Browser);
     if changed && (browsers || !watchers.is_empty()) {
         let seated = Utf8Bytes::from(table.state_message(now, Audience::Seated).to_json());
@@ -305,7 +331,7 @@ async fn execute(
             watchers.retain(|w| w.send(Frame::Text(public.clone())));
         }
     }
-    dropped
+    Ok(dropped)
 }
 
 /// Queues `bytes` for seat `id`; a full queue drops the connection.

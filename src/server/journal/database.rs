@@ -5,7 +5,7 @@ use serde::Serialize;
 use sqlx::{AnyPool, Row};
 use tokio::sync::mpsc;
 
-use super::{Batch, Entry, LiveHeader, LiveMove, Loaded, Restored};
+use super::{Batch, Entry, JournalFailure, JournalHealth, LiveHeader, LiveMove, Loaded, Restored};
 use crate::engine::{ByColor, Move};
 use crate::server::archive::FinishedGame;
 use crate::server::database::{row_chunks, values_placeholders};
@@ -33,7 +33,7 @@ async fn insert_moves(tx: &mut sqlx::Transaction<'static, sqlx::Any>, moves: &[&
 }
 
 /// Runs the writer task on `pool`, taking batches from `queue`.
-pub fn start(pool: AnyPool, mut queue: mpsc::UnboundedReceiver<Batch>) {
+pub fn start(pool: AnyPool, mut queue: mpsc::UnboundedReceiver<Batch>, health: JournalHealth) {
     tokio::spawn(async move {
         let postgres = match pool.acquire().await {
             Ok(conn) => conn.backend_name().eq_ignore_ascii_case("postgresql"),
@@ -43,11 +43,10 @@ pub fn start(pool: AnyPool, mut queue: mpsc::UnboundedReceiver<Batch>) {
             // Group commit: everything queued meanwhile goes in the
             // same transaction.
             let batches = crate::server::batch::gather(first, &mut queue, 512);
-            if let Err(e) = write(&pool, &batches, postgres).await {
-                eprintln!("hexarena: the journal could not be written ({e}); play goes on unrecorded");
-            }
+            let outcome = write(&pool, &batches, postgres).await.map_err(|e| JournalFailure(e.to_string()));
+            health.record(&outcome);
             for b in batches {
-                let _ = b.done.send(());
+                let _ = b.done.send(outcome.clone());
             }
         }
     });

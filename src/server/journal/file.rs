@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use super::{Batch, Entry, GameKey, LiveHeader, LiveMove, LiveSet, Loaded, Restored};
+use super::{Batch, Entry, GameKey, JournalFailure, JournalHealth, LiveHeader, LiveMove, LiveSet, Loaded, Restored};
 use crate::engine::Move;
 use crate::server::archive::FinishedGame;
 
@@ -157,7 +157,7 @@ impl Writer {
         Ok(Writer { path: path.to_owned(), file, set, appended: 0, compact_after: least.max(size * 2), least })
     }
 
-    fn run(mut self, mut queue: mpsc::UnboundedReceiver<Batch>) {
+    fn run(mut self, mut queue: mpsc::UnboundedReceiver<Batch>, health: JournalHealth) {
         let mut buffer = Vec::with_capacity(64 << 10);
         while let Some(first) = queue.blocking_recv() {
             // Group write: everything queued meanwhile goes in one call.
@@ -167,14 +167,11 @@ impl Writer {
                 self.set.apply(entry);
                 encode(entry, &mut buffer);
             }
-            if let Err(e) = self.file.write_all(&buffer) {
-                eprintln!(
-                    "hexarena: the journal ({}) could not be written ({e}); play goes on unrecorded",
-                    self.path.display()
-                );
-            }
+            let outcome =
+                self.file.write_all(&buffer).map_err(|e| JournalFailure(format!("{}: {e}", self.path.display())));
+            health.record(&outcome);
             for b in batches {
-                let _ = b.done.send(());
+                let _ = b.done.send(outcome.clone());
             }
             self.appended += buffer.len() as u64;
             if self.appended > self.compact_after {
@@ -215,21 +212,26 @@ pub fn load(path: &Path) -> Result<Vec<Restored>, FileJournalError> {
 
 /// Reads the journal at `path`, compacts it and starts its writer thread on
 /// `queue`; returns what it held.
-pub fn start(path: &Path, queue: mpsc::UnboundedReceiver<Batch>) -> Result<Loaded, FileJournalError> {
-    start_compacting_after(path, queue, COMPACT_AFTER)
+pub fn start(
+    path: &Path,
+    queue: mpsc::UnboundedReceiver<Batch>,
+    health: JournalHealth,
+) -> Result<Loaded, FileJournalError> {
+    start_compacting_after(path, queue, COMPACT_AFTER, health)
 }
 
 fn start_compacting_after(
     path: &Path,
     queue: mpsc::UnboundedReceiver<Batch>,
     least: u64,
+    health: JournalHealth,
 ) -> Result<Loaded, FileJournalError> {
     let set = read(path)?;
     let restored = set.loaded();
     let writer = Writer::compacted(path, set, least)?;
     std::thread::Builder::new()
         .name("hexarena-journal".into())
-        .spawn(move || writer.run(queue))
+        .spawn(move || writer.run(queue, health))
         .map_err(|error| FileJournalError::Io { path: path.to_owned(), error })?;
     Ok(restored)
 }
@@ -314,16 +316,16 @@ mod tests {
     async fn the_writer_appends_and_compaction_keeps_only_tables_in_play() {
         let path = scratch("writer");
         let (writes, queue) = mpsc::unbounded_channel();
-        assert!(start(&path, queue).expect("a new journal").tables.is_empty());
-        let journal = super::super::Journal { writes };
-        journal.write(vec![header(1), mv(1, 0, "a1")]).await;
-        journal.write(vec![header(2), mv(2, 0, "b2"), Entry::Closed(1)]).await;
+        assert!(start(&path, queue, JournalHealth::healthy()).expect("a new journal").tables.is_empty());
+        let journal = super::super::Journal { writes, health: JournalHealth::healthy() };
+        journal.write(vec![header(1), mv(1, 0, "a1")]).await.expect("written");
+        journal.write(vec![header(2), mv(2, 0, "b2"), Entry::Closed(1)]).await.expect("written");
         // What was confirmed is in the file, as a restart would read it.
         let set = read(&path).expect("readable");
         assert_eq!(set.restored().iter().map(|r| r.header.id).collect::<Vec<_>>(), [2]);
         // Compaction at start-up leaves only table 2's two lines.
         let (_, queue) = mpsc::unbounded_channel();
-        let restored = start(&path, queue).expect("reopened").tables;
+        let restored = start(&path, queue, JournalHealth::healthy()).expect("reopened").tables;
         assert_eq!(restored.len(), 1);
         assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 2);
         let _ = std::fs::remove_file(&path);
@@ -334,8 +336,8 @@ mod tests {
         let path = scratch("compacting");
         let (writes, queue) = mpsc::unbounded_channel();
         // Rewrite after every few hundred bytes: many compactions.
-        start_compacting_after(&path, queue, 300).expect("a new journal");
-        let journal = super::super::Journal { writes };
+        start_compacting_after(&path, queue, 300, JournalHealth::healthy()).expect("a new journal");
+        let journal = super::super::Journal { writes, health: JournalHealth::healthy() };
         let mut expected = LiveSet::default();
         let cells = ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "a2", "b2", "c2"];
         for id in 1..=6u64 {
@@ -347,7 +349,7 @@ mod tests {
             for e in &entries {
                 expected.apply(e);
             }
-            journal.write(entries).await;
+            journal.write(entries).await.expect("written");
             // After every confirmed write the file holds exactly the tables in play.
             assert_eq!(read(&path).expect("readable"), expected);
         }

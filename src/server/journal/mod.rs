@@ -15,6 +15,8 @@ mod file;
 mod live_set;
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
@@ -137,13 +139,51 @@ fn sqlite_file(url: &str) -> Option<&str> {
 
 struct Batch {
     entries: Vec<Entry>,
-    done: oneshot::Sender<()>,
+    done: oneshot::Sender<Result<(), JournalFailure>>,
+}
+
+/// A journal write that did not happen: what was to be kept is not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JournalFailure(pub String);
+
+impl std::fmt::Display for JournalFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the journal of games in play could not be written: {}", self.0)
+    }
+}
+
+impl std::error::Error for JournalFailure {}
+
+/// Whether the journal's last write succeeded, shared by its writer and
+/// `/health`.
+#[derive(Clone, Debug, Default)]
+pub struct JournalHealth(Arc<AtomicBool>);
+
+impl JournalHealth {
+    fn healthy() -> JournalHealth {
+        JournalHealth(Arc::new(AtomicBool::new(true)))
+    }
+
+    /// Records how a write went; the failure is said on stderr once.
+    fn record(&self, outcome: &Result<(), JournalFailure>) {
+        let was = self.0.swap(outcome.is_ok(), Ordering::AcqRel);
+        match outcome {
+            Err(e) if was => eprintln!("hexarena: {e}; tables that write to it stop until it works again"),
+            Ok(()) if !was => eprintln!("hexarena: the journal of games in play is written again"),
+            _ => {}
+        }
+    }
+
+    pub fn is_ok(&self) -> bool {
+        self.0.load(Ordering::Acquire)
+    }
 }
 
 /// The journal's handle: cheap to clone, shared by every table.
 #[derive(Clone)]
 pub struct Journal {
     writes: mpsc::UnboundedSender<Batch>,
+    health: JournalHealth,
 }
 
 impl Journal {
@@ -151,24 +191,30 @@ impl Journal {
     /// held (needs a Tokio runtime).
     pub async fn open(place: &JournalPlace, pool: &sqlx::AnyPool) -> Result<(Journal, Loaded), String> {
         let (writes, queue) = mpsc::unbounded_channel::<Batch>();
+        let health = JournalHealth::healthy();
         let loaded = match place {
             JournalPlace::Database => {
                 let loaded = database::load(pool).await?;
-                database::start(pool.clone(), queue);
+                database::start(pool.clone(), queue, health.clone());
                 loaded
             }
-            JournalPlace::File(path) => file::start(path, queue).map_err(|e| e.to_string())?,
+            JournalPlace::File(path) => file::start(path, queue, health.clone()).map_err(|e| e.to_string())?,
         };
-        Ok((Journal { writes }, loaded))
+        Ok((Journal { writes, health }, loaded))
     }
 
-    /// Writes `entries`; resolves once they are kept (or failed: play goes
-    /// on, and the writer says so on stderr).
-    pub async fn write(&self, entries: Vec<Entry>) {
+    /// Writes `entries`; resolves once they are kept, or with the reason
+    /// they are not.
+    pub async fn write(&self, entries: Vec<Entry>) -> Result<(), JournalFailure> {
         let (done, written) = oneshot::channel();
-        if self.writes.send(Batch { entries, done }).is_ok() {
-            let _ = written.await;
-        }
+        let gone = || JournalFailure("its writer has stopped".into());
+        self.writes.send(Batch { entries, done }).map_err(|_| gone())?;
+        written.await.map_err(|_| gone())?
+    }
+
+    /// Whether the last write succeeded.
+    pub fn health(&self) -> &JournalHealth {
+        &self.health
     }
 }
 
