@@ -15,6 +15,7 @@ use serde_json::json;
 
 use super::client_address::ClientAddress;
 use super::hub::Hub;
+use super::hub::liveness::{Liveness, Pulse};
 use super::hub::socket::{self, Seating};
 use super::hub::table::Arrival;
 use crate::online::{Dialect, ErrorCode, Refusal, TableOptions, TimeControl};
@@ -148,8 +149,9 @@ async fn statistics(State(hub): State<Hub>) -> Response {
 async fn slots_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response {
     upgrade(ws).on_upgrade(move |mut socket: WebSocket| async move {
         let mut feed = hub.feeds().slots.subscribe();
+        let mut liveness = Liveness::new(hub.config().ping);
         let first = serde_json::to_string(&hub.snapshots().await).unwrap_or_else(|_| "[]".into());
-        if socket.send(Message::Text(first.into())).await.is_err() {
+        if !liveness.write(&mut socket, Message::Text(first.into())).await {
             return;
         }
         feed.borrow_and_update();
@@ -158,12 +160,13 @@ async fn slots_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response {
                 changed = feed.changed() => {
                     if changed.is_err() { break }
                     let list = feed.borrow_and_update().clone();
-                    if socket.send(Message::Text(list)).await.is_err() { break }
+                    if !liveness.write(&mut socket, Message::Text(list)).await { break }
                     tokio::time::sleep(hub.config().slots_feed_interval).await;
                 }
-                incoming = socket.recv() => match incoming {
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                    _ => {}
+                () = liveness.tick() => if liveness.pulse(&mut socket).await == Pulse::Gone { break },
+                incoming = socket.recv() => {
+                    liveness.heard();
+                    if let Some(Ok(Message::Close(_)) | Err(_)) | None = incoming { break }
                 }
             }
         }
@@ -177,7 +180,8 @@ async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response
         let mut feed = hub.feeds().changes.subscribe();
         let Some(base) = hub.feeds().base().await else { return };
         let mut held = base.seq;
-        if socket.send(Message::Text(base.text)).await.is_err() {
+        let mut liveness = Liveness::new(hub.config().ping);
+        if !liveness.write(&mut socket, Message::Text(base.text)).await {
             return;
         }
         loop {
@@ -194,11 +198,12 @@ async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response
                         Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                     };
                     held = update.seq;
-                    if socket.send(Message::Text(update.text)).await.is_err() { break }
+                    if !liveness.write(&mut socket, Message::Text(update.text)).await { break }
                 }
-                incoming = socket.recv() => match incoming {
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                    _ => {}
+                () = liveness.tick() => if liveness.pulse(&mut socket).await == Pulse::Gone { break },
+                incoming = socket.recv() => {
+                    liveness.heard();
+                    if let Some(Ok(Message::Close(_)) | Err(_)) | None = incoming { break }
                 }
             }
         }

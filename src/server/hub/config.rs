@@ -17,6 +17,9 @@ pub struct HubConfig {
     pub room_wait: Duration,
     /// Least time between two whole lists on `/ws/slots` (`HEXARENA_SLOTS_FEED_MS`, 1000).
     pub slots_feed_interval: Duration,
+    /// How often every socket is pinged; one silent for two intervals is
+    /// dropped as disconnected (`HEXARENA_PING_SECS`, 20).
+    pub ping: Duration,
     /// Wrong room codes an address may try per minute before it must wait
     /// (`HEXARENA_ROOM_CODE_GUESSES`, 10; 0 = no limit).
     pub room_code_guesses: u32,
@@ -32,6 +35,7 @@ impl Default for HubConfig {
             room_wait: Duration::from_secs(900),
             slots_feed_interval: Duration::from_millis(1000),
             room_code_guesses: 10,
+            ping: Duration::from_secs(20),
         }
     }
 }
@@ -71,6 +75,9 @@ impl HubConfig {
         }
         if let Some(s) = number("HEXARENA_ROOM_WAIT_SECS", 1, 86_400)? {
             c.room_wait = Duration::from_secs(s);
+        }
+        if let Some(s) = number("HEXARENA_PING_SECS", 1, 3_600)? {
+            c.ping = Duration::from_secs(s);
         }
         if let Some(n) = number("HEXARENA_ROOM_CODE_GUESSES", 0, 1_000_000)? {
             c.room_code_guesses = n as u32;

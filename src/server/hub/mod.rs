@@ -5,6 +5,7 @@
 pub mod actor;
 pub mod config;
 pub mod conn;
+pub mod liveness;
 pub mod overview;
 pub mod room_code;
 mod seating;

@@ -7,8 +7,11 @@ use std::sync::Arc;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::SinkExt;
 
+use std::time::Duration;
+
 use super::actor::Command;
 use super::conn::Frame;
+use super::liveness::{Liveness, Pulse};
 use super::table::Arrival;
 use super::{Hub, JoinError, TableHandle};
 use crate::online::{
@@ -58,7 +61,7 @@ pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seatin
     })
     .await;
     match seated {
-        Ok((table, _)) => Box::pin(relay(socket, rx, &table, conn_id, dialect, true)).await,
+        Ok((table, _)) => Box::pin(relay(socket, rx, &table, conn_id, dialect, true, hub.config().ping)).await,
         Err(e) => Box::pin(refuse(socket, e.refusal())).await,
     }
 }
@@ -68,7 +71,7 @@ pub async fn watch(socket: WebSocket, hub: Hub, id: u64) {
     let (conn, rx) = hub.new_conn(Dialect::Browser, WATCHER_QUEUE);
     let conn_id = conn.id;
     match hub.watch(id, conn) {
-        Some(table) => Box::pin(relay(socket, rx, &table, conn_id, Dialect::Browser, false)).await,
+        Some(table) => Box::pin(relay(socket, rx, &table, conn_id, Dialect::Browser, false, hub.config().ping)).await,
         None => Box::pin(refuse(socket, ErrorCode::NoLiveGame)).await,
     }
 }
@@ -80,33 +83,42 @@ async fn relay(
     conn_id: u64,
     dialect: Dialect,
     seated: bool,
+    ping: Duration,
 ) {
+    let mut liveness = Liveness::new(ping);
     loop {
         tokio::select! {
             frame = rx.recv() => {
                 let Some(Frame::Text(text)) = frame else {
                     // The table let go of this connection.
-                    let _ = socket.send(Message::Close(None)).await;
+                    let _ = liveness.write(&mut socket, Message::Close(None)).await;
                     break;
                 };
-                if socket.feed(Message::Text(text)).await.is_err() {
+                // Everything already queued goes out in one flush, within
+                // the write deadline: a client that does not read is gone.
+                let write = async {
+                    socket.feed(Message::Text(text)).await?;
+                    while let Ok(Frame::Text(text)) = rx.try_recv() {
+                        socket.feed(Message::Text(text)).await?;
+                    }
+                    socket.flush().await
+                };
+                if !matches!(tokio::time::timeout(liveness.write_deadline(), write).await, Ok(Ok(()))) {
                     break;
                 }
-                // Everything else already queued goes out in one flush.
-                while let Ok(Frame::Text(text)) = rx.try_recv() {
-                    if socket.feed(Message::Text(text)).await.is_err() {
-                        break;
-                    }
-                }
-                if socket.flush().await.is_err() {
+            }
+            () = liveness.tick() => {
+                if liveness.pulse(&mut socket).await == Pulse::Gone {
                     break;
                 }
             }
             incoming = socket.recv() => {
+                liveness.heard();
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
-                        if reply(&mut socket, ServerMessage::error(ErrorCode::InvalidJson)).await { continue } else { break }
+                        let answer = Message::Text(ServerMessage::error(ErrorCode::InvalidJson).to_json().into());
+                        if liveness.write(&mut socket, answer).await { continue } else { break }
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
@@ -124,15 +136,11 @@ async fn relay(
                         }
                     }
                 };
-                if let Some(answer) = answer && !reply(&mut socket, answer).await {
+                if let Some(answer) = answer && !liveness.write(&mut socket, Message::Text(answer.to_json().into())).await {
                     break;
                 }
             }
         }
     }
     table.send(Command::Gone { conn_id });
-}
-
-async fn reply(socket: &mut WebSocket, message: ServerMessage) -> bool {
-    socket.send(Message::Text(message.to_json().into())).await.is_ok()
 }
