@@ -37,7 +37,8 @@ wait_up() {
 
 echo "== hexarena (release), 2 cores shared by server and load tool"
 (cd "$work" && LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$root/target/site" \
-  HEXARENA_MAX_TABLES=100000 HEXARENA_RECONNECT_SECS=1 exec "$root/target/release/hexarena") &
+  HEXARENA_MAX_TABLES=100000 HEXARENA_RECONNECT_SECS=1 HEXARENA_MAX_CONNECTIONS_PER_ADDRESS=0 \
+  exec "$root/target/release/hexarena") &
 server=$!
 wait_up $port
 url="ws://127.0.0.1:$port"

@@ -7,14 +7,18 @@ use std::collections::HashMap;
 
 use axum::Json;
 use axum::Router;
+use axum::extract::FromRequestParts;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
-use axum::response::Response;
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::json;
 
 use super::client_address::ClientAddress;
 use super::hub::Hub;
+use super::hub::admission::{Permit, TooMany};
 use super::hub::liveness::{Liveness, Pulse};
 use super::hub::socket::{self, Seating};
 use super::hub::table::Arrival;
@@ -37,6 +41,22 @@ pub fn routes<S: Clone + Send + Sync + 'static>(hub: Hub) -> Router<S> {
 }
 
 type Params = Query<HashMap<String, String>>;
+
+/// A place for one more socket from the client's address, held for as long
+/// as the socket lives; past `HEXARENA_MAX_CONNECTIONS_PER_ADDRESS` the
+/// upgrade is refused with 429 before it costs anything.
+struct SocketPermit(#[allow(dead_code)] Permit);
+
+impl FromRequestParts<Hub> for SocketPermit {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, hub: &Hub) -> Result<SocketPermit, Response> {
+        hub.admit_socket(ClientAddress::of(parts)).map(SocketPermit).map_err(|TooMany(limit)| {
+            let message = format!("Too many connections from your address (at most {limit}): close some and try again");
+            (StatusCode::TOO_MANY_REQUESTS, [(header::RETRY_AFTER, "10")], message).into_response()
+        })
+    }
+}
 
 /// Small buffers keep an idle connection cheap (they grow for a large frame
 /// and shrink back); frames above 64 KiB end the
@@ -85,8 +105,15 @@ fn v1_options(params: &HashMap<String, String>) -> Result<TableOptions, Refusal>
 /// Upgrades to a player's socket: seated as `seating` says, or told why not.
 /// Requests are read before the upgrade, so a connection keeps only what
 /// it needs (idle connections are many).
-fn seat(ws: WebSocketUpgrade, hub: Hub, dialect: Dialect, seating: Result<Seating, Refusal>) -> Response {
+fn seat(
+    ws: WebSocketUpgrade,
+    hub: Hub,
+    dialect: Dialect,
+    seating: Result<Seating, Refusal>,
+    permit: SocketPermit,
+) -> Response {
     upgrade(ws).on_upgrade(move |socket| async move {
+        let _held = permit;
         match seating {
             Ok(seating) => socket::play(socket, hub, dialect, seating).await,
             Err(e) => socket::refuse(socket, e).await,
@@ -94,28 +121,43 @@ fn seat(ws: WebSocketUpgrade, hub: Hub, dialect: Dialect, seating: Result<Seatin
     })
 }
 
-async fn matchmake(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+async fn matchmake(
+    ws: WebSocketUpgrade,
+    State(hub): State<Hub>,
+    permit: SocketPermit,
+    Query(params): Params,
+) -> Response {
     let seating = v1_options(&params).map(|options| Seating::Quick(options, arrival(&params)));
-    seat(ws, hub, Dialect::V1, seating)
+    seat(ws, hub, Dialect::V1, seating, permit)
 }
 
-async fn join_slot(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+async fn join_slot(
+    ws: WebSocketUpgrade,
+    State(hub): State<Hub>,
+    permit: SocketPermit,
+    Query(params): Params,
+) -> Response {
     let seating = match integer(&params, "slot_id") {
         Ok(Some(id)) if id > 0 => Ok(Seating::Table(id as u64, arrival(&params))),
         Ok(_) => Err(ErrorCode::NoSuchSlot.into()),
         Err(e) => Err(e),
     };
-    seat(ws, hub, Dialect::V1, seating)
+    seat(ws, hub, Dialect::V1, seating, permit)
 }
 
-async fn reconnect(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+async fn reconnect(
+    ws: WebSocketUpgrade,
+    State(hub): State<Hub>,
+    permit: SocketPermit,
+    Query(params): Params,
+) -> Response {
     let token = params.get("token").cloned().unwrap_or_default();
     let seating = match integer(&params, "slot_id") {
         Ok(Some(id)) if id > 0 => Ok(Seating::Resume(id as u64, token)),
         Ok(_) => Err(ErrorCode::ReconnectClosed.into()),
         Err(e) => Err(e),
     };
-    seat(ws, hub, Dialect::V1, seating)
+    seat(ws, hub, Dialect::V1, seating, permit)
 }
 
 /// `GET /slots`: every live table, fresh.
@@ -146,8 +188,9 @@ async fn statistics(State(hub): State<Hub>) -> Response {
 
 /// `/ws/slots`: the whole list now, then again whenever tables change, at
 /// most once per `HEXARENA_SLOTS_FEED_MS` (a slow reader skips to the latest).
-async fn slots_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response {
+async fn slots_feed(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: SocketPermit) -> Response {
     upgrade(ws).on_upgrade(move |mut socket: WebSocket| async move {
+        let _held = permit;
         let mut feed = hub.feeds().slots.subscribe();
         let mut liveness = Liveness::new(hub.config().ping);
         let first = serde_json::to_string(&hub.snapshots().await).unwrap_or_else(|_| "[]".into());
@@ -174,8 +217,9 @@ async fn slots_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response {
 }
 
 /// `/ws/overview`: every table once, then only changes.
-async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response {
+async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: SocketPermit) -> Response {
     upgrade(ws).on_upgrade(move |mut socket: WebSocket| async move {
+        let _held = permit;
         // Subscribed before asking for the list, so no change after it is missed.
         let mut feed = hub.feeds().changes.subscribe();
         let Some(base) = hub.feeds().base().await else { return };
@@ -212,12 +256,18 @@ async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response
 
 /// `/ws/play`: a browser player. `mode=quick` (with `size`, `series`,
 /// `swap`, `time`), `mode=room&code=…`, or `mode=resume&game=…&token=…`.
-async fn play(ws: WebSocketUpgrade, State(hub): State<Hub>, address: ClientAddress, Query(params): Params) -> Response {
+async fn play(
+    ws: WebSocketUpgrade,
+    State(hub): State<Hub>,
+    address: ClientAddress,
+    permit: SocketPermit,
+    Query(params): Params,
+) -> Response {
     let seating = match who_plays(&hub, &params).await {
         Ok(who) => browser_seating(&params, who, address),
         Err(e) => Err(e),
     };
-    seat(ws, hub, Dialect::Browser, seating)
+    seat(ws, hub, Dialect::Browser, seating, permit)
 }
 
 /// The person at a browser: a registered player when `player` and `secret`
@@ -261,9 +311,10 @@ fn browser_seating(params: &HashMap<String, String>, who: Arrival, address: Clie
 }
 
 /// `/ws/watch?game=…`: a spectator.
-async fn watch(ws: WebSocketUpgrade, State(hub): State<Hub>, Query(params): Params) -> Response {
+async fn watch(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: SocketPermit, Query(params): Params) -> Response {
     let game = integer(&params, "game");
     upgrade(ws).on_upgrade(move |socket| async move {
+        let _held = permit;
         match game {
             Ok(Some(id)) if id > 0 => socket::watch(socket, hub, id as u64).await,
             Ok(_) => socket::refuse(socket, Refusal::bad_request("game is required")).await,

@@ -20,6 +20,9 @@ pub struct HubConfig {
     /// How often every socket is pinged; one silent for two intervals is
     /// dropped as disconnected (`HEXARENA_PING_SECS`, 20).
     pub ping: Duration,
+    /// WebSockets one client address may hold open at once
+    /// (`HEXARENA_MAX_CONNECTIONS_PER_ADDRESS`, 64; 0 = no limit).
+    pub connections_per_address: u32,
     /// Wrong room codes an address may try per minute before it must wait
     /// (`HEXARENA_ROOM_CODE_GUESSES`, 10; 0 = no limit).
     pub room_code_guesses: u32,
@@ -36,6 +39,7 @@ impl Default for HubConfig {
             slots_feed_interval: Duration::from_millis(1000),
             room_code_guesses: 10,
             ping: Duration::from_secs(20),
+            connections_per_address: 64,
         }
     }
 }
@@ -78,6 +82,9 @@ impl HubConfig {
         }
         if let Some(s) = number("HEXARENA_PING_SECS", 1, 3_600)? {
             c.ping = Duration::from_secs(s);
+        }
+        if let Some(n) = number("HEXARENA_MAX_CONNECTIONS_PER_ADDRESS", 0, 10_000_000)? {
+            c.connections_per_address = n as u32;
         }
         if let Some(n) = number("HEXARENA_ROOM_CODE_GUESSES", 0, 1_000_000)? {
             c.room_code_guesses = n as u32;

@@ -3,6 +3,7 @@
 //! Those lookups take short locks when a player arrives, never per move.
 
 pub mod actor;
+pub mod admission;
 pub mod config;
 pub mod conn;
 pub mod liveness;
@@ -57,6 +58,8 @@ struct HubInner {
     rooms: Mutex<HashMap<String, u64>>,
     /// Wrong room codes per client address.
     room_guesses: throttle::Throttle,
+    /// Open sockets per client address.
+    sockets: Arc<admission::Admission>,
     /// Tables waiting for an opponent, per pool; only matchmaking takes it.
     pools: tokio::sync::Mutex<HashMap<TableOptions, VecDeque<u64>>>,
     changes: mpsc::UnboundedSender<u64>,
@@ -112,6 +115,7 @@ impl Hub {
         };
         let first_table = restored.iter().map(|r| r.header.id + 1).max().unwrap_or(1).max(first_table);
         let room_guesses = throttle::Throttle::new(config.room_code_guesses);
+        let sockets = admission::Admission::new(config.connections_per_address);
         let hub = Hub(Arc::new(HubInner {
             config,
             epoch: Instant::now(),
@@ -123,6 +127,7 @@ impl Hub {
             tables: RwLock::new(HashMap::new()),
             rooms: Mutex::new(HashMap::new()),
             room_guesses,
+            sockets,
             pools: tokio::sync::Mutex::new(HashMap::new()),
             changes,
             overview,
@@ -185,6 +190,14 @@ impl Hub {
         if let Some(archive) = &self.0.archive {
             archive.record(game);
         }
+    }
+
+    /// A place for one more socket from `address`, or why not.
+    pub fn admit_socket(
+        &self,
+        address: crate::server::client_address::ClientAddress,
+    ) -> Result<admission::Permit, admission::TooMany> {
+        self.0.sockets.admit(address.0)
     }
 
     pub fn feeds(&self) -> &overview::Feeds {
