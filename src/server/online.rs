@@ -75,6 +75,15 @@ fn integer(params: &HashMap<String, String>, key: &str) -> Result<Option<i64>, R
     }
 }
 
+/// The `slot_id` of a v1 request; a missing or non-positive one is
+/// refused with `missing` (hexgame's answer for that endpoint).
+fn slot_id(params: &HashMap<String, String>, missing: ErrorCode) -> Result<u64, Refusal> {
+    match integer(params, "slot_id")? {
+        Some(id) if id > 0 => Ok(id as u64),
+        _ => Err(missing.into()),
+    }
+}
+
 /// A display label as hexgame cleans it: printable, trimmed, at most 80 characters.
 fn label(params: &HashMap<String, String>, key: &str) -> Option<String> {
     let cleaned: String = params.get(key)?.chars().filter(|c| !c.is_control()).collect();
@@ -137,11 +146,7 @@ async fn join_slot(
     permit: SocketPermit,
     Query(params): Params,
 ) -> Response {
-    let seating = match integer(&params, "slot_id") {
-        Ok(Some(id)) if id > 0 => Ok(Seating::Table(id as u64, arrival(&params))),
-        Ok(_) => Err(ErrorCode::NoSuchSlot.into()),
-        Err(e) => Err(e),
-    };
+    let seating = slot_id(&params, ErrorCode::NoSuchSlot).map(|id| Seating::Table(id, arrival(&params)));
     seat(ws, hub, Dialect::V1, seating, permit)
 }
 
@@ -152,11 +157,7 @@ async fn reconnect(
     Query(params): Params,
 ) -> Response {
     let token = params.get("token").cloned().unwrap_or_default();
-    let seating = match integer(&params, "slot_id") {
-        Ok(Some(id)) if id > 0 => Ok(Seating::Resume(id as u64, token)),
-        Ok(_) => Err(ErrorCode::ReconnectClosed.into()),
-        Err(e) => Err(e),
-    };
+    let seating = slot_id(&params, ErrorCode::ReconnectClosed).map(|id| Seating::Resume(id, token));
     seat(ws, hub, Dialect::V1, seating, permit)
 }
 

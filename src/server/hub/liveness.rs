@@ -61,6 +61,9 @@ impl Liveness {
     /// Sends `message` within the write deadline; `false` when it failed
     /// or the peer did not take it in time.
     pub async fn write(&self, socket: &mut WebSocket, message: Message) -> bool {
-        matches!(tokio::time::timeout(self.write_deadline(), socket.send(message)).await, Ok(Ok(())))
+        // Boxed: only a write in flight pays for its timer, not every idle
+        // socket's task (idle connections are many).
+        let write = Box::pin(tokio::time::timeout(self.write_deadline(), socket.send(message)));
+        matches!(write.await, Ok(Ok(())))
     }
 }

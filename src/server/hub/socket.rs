@@ -103,7 +103,8 @@ async fn relay(
                     }
                     socket.flush().await
                 };
-                if !matches!(tokio::time::timeout(liveness.write_deadline(), write).await, Ok(Ok(()))) {
+                // Boxed, as in `Liveness::write`: idle sockets do not carry it.
+                if !matches!(Box::pin(tokio::time::timeout(liveness.write_deadline(), write)).await, Ok(Ok(()))) {
                     break;
                 }
             }
