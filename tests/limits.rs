@@ -49,3 +49,21 @@ async fn sockets_per_address_are_capped_and_given_back_when_closed() {
     }
     assert!(again.is_some(), "the address got its place back");
 }
+
+#[tokio::test]
+async fn private_rooms_per_address_are_capped() {
+    let config = HubConfig { rooms_per_address: 2, ..HubConfig::default() };
+    let addr = start_server_with(config).await;
+    let form = "size=7&series=1&swap=off&time=none&name=Ann";
+    for _ in 0..2 {
+        let r = common::post_form(addr, "/api/create_room", form).await;
+        assert!(r.status == 302 || r.status == 303, "a room: {} {}", r.status, r.body);
+    }
+    let refused = common::post_form(addr, "/api/create_room", form).await;
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert!(refused.headers.iter().any(|h| h == "retry-after: 60"), "{:?}", refused.headers);
+    assert!(refused.body.contains("private rooms open already"), "{}", refused.body);
+    // Someone on another address opens theirs.
+    let other = common::post_form_from(addr, "/api/create_room", form, "127.0.0.2".parse().unwrap()).await;
+    assert!(other.status == 302 || other.status == 303, "{} {}", other.status, other.body);
+}

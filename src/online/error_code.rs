@@ -37,6 +37,8 @@ pub enum ErrorCode {
     SpectatorCannotAct,
     /// Too many wrong room codes from this address: wait before trying again.
     TooManyAttempts,
+    /// Too many private rooms open from this address.
+    TooManyRooms,
     /// The table's task has ended.
     GameClosed,
     /// The server cannot read its database just now.
@@ -59,7 +61,7 @@ pub enum ErrorCode {
 impl ErrorCode {
     /// Every code, for the docs check.
     #[cfg(test)]
-    const ALL: [ErrorCode; 30] = [
+    const ALL: [ErrorCode; 31] = [
         ErrorCode::MessageTooLarge,
         ErrorCode::InvalidJson,
         ErrorCode::MissingType,
@@ -78,6 +80,7 @@ impl ErrorCode {
         ErrorCode::NoLiveGame,
         ErrorCode::SpectatorCannotAct,
         ErrorCode::TooManyAttempts,
+        ErrorCode::TooManyRooms,
         ErrorCode::GameClosed,
         ErrorCode::Unavailable,
         ErrorCode::NotStarted,
@@ -112,6 +115,7 @@ impl ErrorCode {
             ErrorCode::NoLiveGame => "No live game has this id: it may have finished",
             ErrorCode::SpectatorCannotAct => "Spectators cannot move or chat",
             ErrorCode::TooManyAttempts => "Too many wrong room codes from your address: try again in a minute",
+            ErrorCode::TooManyRooms => "You have too many private rooms open already",
             ErrorCode::GameClosed => "This game has closed",
             ErrorCode::Unavailable => "The server cannot read its player list right now: try again in a minute",
             ErrorCode::NotStarted => "Game has not started",

@@ -101,7 +101,11 @@ pub async fn get(addr: std::net::SocketAddr, path: &str) -> Response {
 
 /// Sends a raw request and reads the whole answer.
 async fn exchange(addr: std::net::SocketAddr, request: String) -> Response {
-    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    exchange_on(TcpStream::connect(addr).await.expect("connect"), request).await
+}
+
+/// Sends a raw request on `stream` and reads the whole answer.
+async fn exchange_on(mut stream: TcpStream, request: String) -> Response {
     stream.write_all(request.as_bytes()).await.expect("send");
     let mut raw = Vec::new();
     // A whole answer within 10 s, or a failure that shows what came.
@@ -143,9 +147,21 @@ fn dechunk(mut body: &str) -> String {
 /// Sends a form `POST path` (as a browser without JavaScript would) and
 /// reads the whole answer.
 pub async fn post_form(addr: std::net::SocketAddr, path: &str, body: &str) -> Response {
-    let request = format!(
+    exchange(addr, form_request(addr, path, body)).await
+}
+
+/// [`post_form`] from another loopback address (`127.0.0.2`, …), as a
+/// second client machine would send it.
+pub async fn post_form_from(addr: std::net::SocketAddr, path: &str, body: &str, local: std::net::IpAddr) -> Response {
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket.bind(std::net::SocketAddr::new(local, 0)).expect("bind the local address");
+    let stream = socket.connect(addr).await.expect("connect");
+    exchange_on(stream, form_request(addr, path, body)).await
+}
+
+fn form_request(addr: std::net::SocketAddr, path: &str, body: &str) -> String {
+    format!(
         "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nAccept: text/html\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
-    );
-    exchange(addr, request).await
+    )
 }

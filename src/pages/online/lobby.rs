@@ -29,11 +29,27 @@ pub async fn create_room(
         Ok(options) => options,
         Err(refusal) => return Ok(Answer::Refused(refusal.message)),
     };
-    let table = hub.open_table(options, true).map_err(|e| AppError::Unavailable(e.code().text().into()))?;
+    let address = crate::server::client_address::ClientAddress::of_server_fn();
+    let table = hub.open_room(options, address).map_err(|e| {
+        if let crate::server::hub::JoinError::TooManyRooms(_) = e {
+            too_many_requests();
+        }
+        AppError::Unavailable(e.refusal().message)
+    })?;
     let code = table.room_code.clone().unwrap_or_default();
     let name = name.map(|n| format!("&name={}", super::live_socket::encode(n.trim()))).unwrap_or_default();
     leptos_axum::redirect(&format!("/game/{}?join={code}{name}", table.id));
     Ok(Answer::Done(()))
+}
+
+/// Answers 429 with a `Retry-After`: a limit, not a failure of the server.
+#[cfg(feature = "ssr")]
+fn too_many_requests() {
+    use axum::http::{HeaderValue, StatusCode, header};
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        response.set_status(StatusCode::TOO_MANY_REQUESTS);
+        response.insert_header(header::RETRY_AFTER, HeaderValue::from_static("60"));
+    }
 }
 
 /// Sends a player to the room with this code.

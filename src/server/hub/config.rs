@@ -23,6 +23,9 @@ pub struct HubConfig {
     /// WebSockets one client address may hold open at once
     /// (`HEXARENA_MAX_CONNECTIONS_PER_ADDRESS`, 64; 0 = no limit).
     pub connections_per_address: u32,
+    /// Private rooms one client address may have open at once
+    /// (`HEXARENA_ROOMS_PER_ADDRESS`, 10; 0 = no limit).
+    pub rooms_per_address: u32,
     /// Wrong room codes an address may try per minute before it must wait
     /// (`HEXARENA_ROOM_CODE_GUESSES`, 10; 0 = no limit).
     pub room_code_guesses: u32,
@@ -40,6 +43,7 @@ impl Default for HubConfig {
             room_code_guesses: 10,
             ping: Duration::from_secs(20),
             connections_per_address: 64,
+            rooms_per_address: 10,
         }
     }
 }
@@ -85,6 +89,9 @@ impl HubConfig {
         }
         if let Some(n) = number("HEXARENA_MAX_CONNECTIONS_PER_ADDRESS", 0, 10_000_000)? {
             c.connections_per_address = n as u32;
+        }
+        if let Some(n) = number("HEXARENA_ROOMS_PER_ADDRESS", 0, 1_000_000)? {
+            c.rooms_per_address = n as u32;
         }
         if let Some(n) = number("HEXARENA_ROOM_CODE_GUESSES", 0, 1_000_000)? {
             c.room_code_guesses = n as u32;

@@ -56,6 +56,8 @@ struct HubInner {
     next_conn: AtomicU64,
     tables: RwLock<HashMap<u64, Arc<TableHandle>>>,
     rooms: Mutex<HashMap<String, u64>>,
+    /// Who opened each open room (by table id), for the per-address limit.
+    room_creators: Mutex<HashMap<u64, std::net::IpAddr>>,
     /// Wrong room codes per client address.
     room_guesses: throttle::Throttle,
     /// Open sockets per client address.
@@ -126,6 +128,7 @@ impl Hub {
             next_conn: AtomicU64::new(1),
             tables: RwLock::new(HashMap::new()),
             rooms: Mutex::new(HashMap::new()),
+            room_creators: Mutex::new(HashMap::new()),
             room_guesses,
             sockets,
             pools: tokio::sync::Mutex::new(HashMap::new()),
@@ -272,6 +275,9 @@ impl Hub {
         }
         if let (Some(code), Ok(mut rooms)) = (room_code, self.0.rooms.lock()) {
             rooms.remove(code);
+        }
+        if let Ok(mut creators) = self.0.room_creators.lock() {
+            creators.remove(&id);
         }
         self.mark_changed(id);
     }

@@ -26,6 +26,8 @@ pub enum JoinError {
     NoSuchRoom,
     /// Too many wrong room codes from this address lately.
     TooManyGuesses(RetryAfter),
+    /// The address has this many rooms open already.
+    TooManyRooms(u32),
     Seat(SeatError),
 }
 
@@ -40,6 +42,7 @@ impl JoinError {
             JoinError::Full => ErrorCode::SlotFull,
             JoinError::NoSuchRoom => ErrorCode::NoSuchRoom,
             JoinError::TooManyGuesses(_) => ErrorCode::TooManyAttempts,
+            JoinError::TooManyRooms(_) => ErrorCode::TooManyRooms,
             JoinError::Seat(e) => e.code(),
         }
     }
@@ -52,12 +55,34 @@ impl JoinError {
                 ErrorCode::TooManyAttempts,
                 format!("Too many wrong room codes from your address: try again in {} s", wait.seconds()),
             ),
+            JoinError::TooManyRooms(n) => Refusal::new(
+                ErrorCode::TooManyRooms,
+                format!("You have {n} private rooms open already: play in one, or let one expire, first"),
+            ),
             other => other.code().into(),
         }
     }
 }
 
 impl Hub {
+    /// Opens a private room for the person at `address`, unless that
+    /// address has `HEXARENA_ROOMS_PER_ADDRESS` rooms open already.
+    pub fn open_room(&self, options: TableOptions, address: ClientAddress) -> Result<Arc<TableHandle>, JoinError> {
+        let limit = self.0.config.rooms_per_address;
+        let ip = address.0.filter(|_| limit > 0);
+        if let Some(ip) = ip {
+            let open = self.0.room_creators.lock().map_or(0, |c| c.values().filter(|&&a| a == ip).count());
+            if open >= limit as usize {
+                return Err(JoinError::TooManyRooms(limit));
+            }
+        }
+        let handle = self.open_table(options, true)?;
+        if let (Some(ip), Ok(mut creators)) = (ip, self.0.room_creators.lock()) {
+            creators.insert(handle.id, ip);
+        }
+        Ok(handle)
+    }
+
     /// Opens a new table; with `room`, it gets a private code.
     pub fn open_table(&self, options: TableOptions, room: bool) -> Result<Arc<TableHandle>, JoinError> {
         let mut tables = self.0.tables.write().map_err(|_| JoinError::NoSlot)?;
