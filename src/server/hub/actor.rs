@@ -149,9 +149,7 @@ async fn serve(
                 table.set_spectators(watchers.len() as u32);
             }
             Some(Command::FromSeat { conn_id, message }) => {
-                let Some(seat) =
-                    PlayerId::BOTH.into_iter().find(|&p| seats[p].as_ref().is_some_and(|c| c.id == conn_id))
-                else {
+                let Some(seat) = seat_of(&seats, conn_id) else {
                     continue; // a connection replaced by a reconnect, or a spectator
                 };
                 let t = now();
@@ -172,9 +170,7 @@ async fn serve(
                 }
             }
             Some(Command::Gone { conn_id }) => {
-                if let Some(id) =
-                    PlayerId::BOTH.into_iter().find(|&p| seats[p].as_ref().is_some_and(|c| c.id == conn_id))
-                {
+                if let Some(id) = seat_of(&seats, conn_id) {
                     seats[id] = None;
                     out = table.disconnect(id, now());
                 } else {
@@ -262,6 +258,11 @@ fn halt(seats: &ByColor<Option<Conn>>, watchers: &[Conn], failure: &JournalFailu
     }
 }
 
+/// The seat whose connection is `conn_id`, if it is seated.
+fn seat_of(seats: &ByColor<Option<Conn>>, conn_id: u64) -> Option<PlayerId> {
+    PlayerId::BOTH.into_iter().find(|&p| seats[p].as_ref().is_some_and(|c| c.id == conn_id))
+}
+
 async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(t) => tokio::time::sleep_until(t).await,
@@ -323,7 +324,7 @@ async fn execute(
         }
         if !watchers.is_empty() {
             // Spectators never get a room's code.
-            let public = if table.view_has_secret() {
+            let public = if !table.is_listed() {
                 Utf8Bytes::from(table.state_message(now, Audience::Public).to_json())
             } else {
                 seated

@@ -168,7 +168,8 @@ impl Table {
 
     /// Whether the table may appear in public lists (`/slots`, the
     /// overview) and be joined by id: a private room never is while it
-    /// waits for its players.
+    /// waits for its players, and only then do the seated players' view
+    /// (with the code) and everyone else's differ.
     pub fn is_listed(&self) -> bool {
         self.room_code.is_none() || self.phase() != Phase::Waiting
     }
@@ -234,11 +235,5 @@ impl Table {
     /// Our browser protocol's `state` message: the whole view.
     pub fn state_message(&self, now: Millis, audience: Audience) -> ServerMessage {
         ServerMessage::State(Box::new(self.view_for(now, audience)))
-    }
-
-    /// Whether the seated players' view differs from everyone else's (it
-    /// holds the room's code).
-    pub fn view_has_secret(&self) -> bool {
-        self.room_code.is_some() && self.phase() == Phase::Waiting
     }
 }
