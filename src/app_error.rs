@@ -54,6 +54,18 @@ impl AppError {
         leptos::prelude::use_context::<crate::server::hub::Hub>()
             .ok_or_else(|| AppError::Unavailable("The game hub is not running: try again in a minute".into()))
     }
+
+    /// A limit, not a failure of the server: answers 429 with a
+    /// `Retry-After` of `retry_after_secs`, and says why.
+    #[cfg(feature = "ssr")]
+    pub fn too_many(message: String, retry_after_secs: u64) -> AppError {
+        use axum::http::{HeaderValue, StatusCode, header};
+        if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+            response.set_status(StatusCode::TOO_MANY_REQUESTS);
+            response.insert_header(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        AppError::Unavailable(message)
+    }
 }
 
 impl fmt::Display for AppError {

@@ -35,6 +35,10 @@ async fn serve() -> std::process::ExitCode {
     if let Some(code) = hexarena::cli::run(&args) {
         return code;
     }
+    if let Err(e) = start_logging() {
+        eprintln!("hexarena: {e}");
+        return ExitCode::FAILURE;
+    }
     let mut options = match leptos::config::get_configuration(None) {
         Ok(conf) => conf.leptos_options,
         Err(e) => {
@@ -65,10 +69,7 @@ async fn serve() -> std::process::ExitCode {
     };
     let addr = options.site_addr;
     let listener = match tokio::net::TcpListener::bind(addr).await {
-        // Moves are small frames that must leave at once: no Nagle delay.
-        Ok(l) => axum::serve::ListenerExt::tap_io(l, |tcp| {
-            let _ = tcp.set_nodelay(true);
-        }),
+        Ok(l) => l,
         Err(e) => {
             eprintln!("hexarena: cannot listen on {addr}: {e}");
             return ExitCode::FAILURE;
@@ -102,17 +103,36 @@ async fn serve() -> std::process::ExitCode {
     if !persistence.restored.is_empty() {
         println!("hexarena: reopening {} games that were in play", persistence.restored.len());
     }
+    let header_read = hub_config.header_read;
     let hub = hexarena::server::hub::Hub::start_with(hub_config, Some(persistence), first_table);
-    let app = hexarena::server::router::router(options, hub);
-    // Connection info gives handlers the client's address (limits count by it).
-    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
-    match axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("hexarena: server error: {e}");
-            ExitCode::FAILURE
-        }
+    let app = hexarena::server::router::router(options, hub.clone());
+    // On SIGTERM: stop accepting, tell everyone the server is restarting
+    // (which closes their sockets, so the server can finish), then let the
+    // archive take every finished game. The journal keeps the games in play.
+    let stopping = hub.clone();
+    let signal = async move {
+        shutdown_signal().await;
+        tracing::info!("stopping: every game in play is kept and resumes at the next start");
+        stopping.shut_down();
+    };
+    hexarena::server::listen::serve(listener, app, header_read, signal).await;
+    if !hub.drained(std::time::Duration::from_secs(10)).await {
+        tracing::warn!("stopped before every table had finished; the journal keeps what was left");
     }
+    ExitCode::SUCCESS
+}
+
+/// Structured logs on stderr, one line per event: `key=value` text, or one
+/// JSON object per line with `HEXARENA_LOG=json`.
+#[cfg(feature = "ssr")]
+fn start_logging() -> Result<(), String> {
+    let logs = tracing_subscriber::fmt().with_max_level(tracing::Level::INFO).with_writer(std::io::stderr);
+    match std::env::var("HEXARENA_LOG").as_deref().map(str::trim) {
+        Err(_) | Ok("" | "text") => logs.init(),
+        Ok("json") => logs.json().init(),
+        Ok(other) => return Err(format!("HEXARENA_LOG must be text or json, not {other:?}")),
+    }
+    Ok(())
 }
 
 /// Resolves on Ctrl-C or SIGTERM, so in-flight requests can finish.

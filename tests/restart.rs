@@ -229,3 +229,115 @@ async fn a_game_finished_just_before_a_kill_is_archived_postgres() {
     let Some(url) = fresh_database(true).await else { return };
     kill_after_game_over(&url, None).await;
 }
+
+/// Plays the first two moves of a game, then stops the real server with
+/// SIGTERM: both players are told it is restarting, it exits cleanly, the
+/// journal holds no token in clear, and after a start both players resume.
+async fn terminate_and_restart(url: &str, journal: Option<&str>) {
+    let port = free_port();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let mut server = start(url, journal, port).await;
+    let query = "mode=quick&size=5&series=1&swap=off&time=none";
+    let mut red = Client::connect(addr, &format!("/ws/play?{query}&name=Rae")).await;
+    let joined = red.expect("joined").await;
+    let id = joined["slot_id"].as_u64().unwrap();
+    let red_token = joined["reconnect_token"].as_str().unwrap().to_string();
+    let mut blue = Client::connect(addr, &format!("/ws/play?{query}&name=Bo")).await;
+    let blue_token = blue.expect("joined").await["reconnect_token"].as_str().unwrap().to_string();
+    for (who, q, r) in [(0, 0, 0), (1, 0, 1)] {
+        let mover = if who == 0 { &mut red } else { &mut blue };
+        mover.play(q, r).await;
+        red.until("move").await;
+        blue.until("move").await;
+    }
+    let pid = server.0.id().to_string();
+    let sent = Command::new("kill").args(["-TERM", &pid]).status().expect("run kill");
+    assert!(sent.success());
+    for player in [&mut red, &mut blue] {
+        let notice = player.until("error").await;
+        assert_eq!(notice["code"], "server_restarting", "{notice}");
+        player.closed().await;
+    }
+    let mut exited = None;
+    for _ in 0..200 {
+        if let Some(status) = server.0.try_wait().expect("poll the server") {
+            exited = Some(status);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(exited.expect("the server exits within 10 s of SIGTERM").success());
+    if let hexarena::server::journal::JournalPlace::File(path) =
+        hexarena::server::journal::JournalPlace::choose(journal, url)
+    {
+        let kept = std::fs::read_to_string(&path).expect("the journal file");
+        assert!(kept.contains("\"token_hash\""), "seats are kept by their token's hash");
+        assert!(!kept.contains(&red_token) && !kept.contains(&blue_token), "no token in clear in the journal");
+    }
+
+    let server = start(url, journal, port).await;
+    let mut red = Client::connect(addr, &format!("/ws/play?mode=resume&game={id}&token={red_token}")).await;
+    red.expect("reconnected").await;
+    let mut blue = Client::connect(addr, &format!("/ws/play?mode=resume&game={id}&token={blue_token}")).await;
+    blue.expect("reconnected").await;
+    let s = loop {
+        let s = state(&mut red).await;
+        if s["phase"] == "playing" {
+            break s;
+        }
+    };
+    assert_eq!(s["moves"].as_array().unwrap().len(), 2, "both moves kept: {s}");
+    red.play(1, 0).await;
+    assert_eq!(blue.until("move").await["q"], 1);
+    drop(server);
+}
+
+#[tokio::test]
+async fn sigterm_tells_players_and_keeps_their_game_sqlite_file_journal() {
+    let url = fresh_database(false).await.unwrap();
+    terminate_and_restart(&url, None).await;
+}
+
+#[tokio::test]
+async fn sigterm_tells_players_and_keeps_their_game_postgres() {
+    let Some(url) = fresh_database(true).await else { return };
+    terminate_and_restart(&url, None).await;
+}
+
+/// The same for the last game of a series of three: Red wins two 3×3
+/// games, the server is killed the moment the second `game_over` arrives,
+/// and after a restart both games are in the archive.
+#[tokio::test]
+async fn the_deciding_game_of_a_series_survives_a_kill() {
+    let url = fresh_database(false).await.unwrap();
+    let port = free_port();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let mut server = start(&url, None, port).await;
+    let query = "mode=quick&size=3&series=3&swap=off&time=none";
+    let mut red = Client::connect(addr, &format!("/ws/play?{query}&name=Rae")).await;
+    let id = red.expect("joined").await["slot_id"].as_u64().unwrap();
+    let mut blue = Client::connect(addr, &format!("/ws/play?{query}&name=Bo")).await;
+    blue.expect("joined").await;
+    // Game 1, Red first: Red takes row 0 while Blue plays row 2.
+    // Game 2, Blue first: the same rows.
+    let game_one = [(0, 0, 0), (1, 0, 2), (0, 1, 0), (1, 1, 2), (0, 2, 0)];
+    let game_two = [(1, 0, 2), (0, 0, 0), (1, 1, 2), (0, 1, 0), (1, 2, 2), (0, 2, 0)];
+    for game in [&game_one[..], &game_two[..]] {
+        for &(who, q, r) in game {
+            let mover = if who == 0 { &mut red } else { &mut blue };
+            mover.play(q, r).await;
+            red.until("move").await;
+        }
+        assert_eq!(red.until("game_over").await["winner"], -1);
+    }
+    server.kill().expect("SIGKILL the server");
+    server.wait().expect("reap it");
+    drop((red, blue));
+
+    let server = start(&url, None, port).await;
+    let stats: Value = serde_json::from_str(&common::get(addr, "/api/statistics").await.body).expect("JSON");
+    assert_eq!(stats["totals"]["games"], 2, "both games of the decided series are archived: {stats}");
+    let games = common::get(addr, "/games").await;
+    assert!(games.body.contains(&format!("{id}-2")), "the deciding game is listed");
+    drop(server);
+}

@@ -39,6 +39,20 @@ pub enum ErrorCode {
     TooManyAttempts,
     /// Too many private rooms open from this address.
     TooManyRooms,
+    /// Too many games waiting for an opponent from this address.
+    TooManyTables,
+    /// Too many requests of one kind from this address this minute.
+    TooManyRequests,
+    /// Too many frames, moves or chat lines on one connection per second.
+    TooFast,
+    /// The table has as many spectators as it takes.
+    TooManyWatchers,
+    /// Matchmaking has as many kinds of game (pools) waiting as it keeps.
+    TooManyPools,
+    /// A table waited for an opponent too long and closed.
+    TableExpired,
+    /// The server is shutting down; a reconnect in a moment finds it back.
+    ServerRestarting,
     /// The table's task has ended.
     GameClosed,
     /// The server cannot read its database just now.
@@ -59,9 +73,8 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    /// Every code, for the docs check.
-    #[cfg(test)]
-    const ALL: [ErrorCode; 31] = [
+    /// Every code, in declaration order (so `code as usize` indexes it).
+    pub const ALL: [ErrorCode; 38] = [
         ErrorCode::MessageTooLarge,
         ErrorCode::InvalidJson,
         ErrorCode::MissingType,
@@ -81,6 +94,13 @@ impl ErrorCode {
         ErrorCode::SpectatorCannotAct,
         ErrorCode::TooManyAttempts,
         ErrorCode::TooManyRooms,
+        ErrorCode::TooManyTables,
+        ErrorCode::TooManyRequests,
+        ErrorCode::TooFast,
+        ErrorCode::TooManyWatchers,
+        ErrorCode::TooManyPools,
+        ErrorCode::TableExpired,
+        ErrorCode::ServerRestarting,
         ErrorCode::GameClosed,
         ErrorCode::Unavailable,
         ErrorCode::NotStarted,
@@ -116,6 +136,15 @@ impl ErrorCode {
             ErrorCode::SpectatorCannotAct => "Spectators cannot move or chat",
             ErrorCode::TooManyAttempts => "Too many wrong room codes from your address: try again in a minute",
             ErrorCode::TooManyRooms => "You have too many private rooms open already",
+            ErrorCode::TooManyTables => "You have too many games waiting for an opponent already",
+            ErrorCode::TooManyRequests => "Too many requests from your address: try again in a minute",
+            ErrorCode::TooFast => "Too many messages at once: slow down (the last one was not taken)",
+            ErrorCode::TooManyWatchers => "This game has as many spectators as it can take: try again later",
+            ErrorCode::TooManyPools => {
+                "No new kind of game can be opened right now: pick a size and series others are waiting for"
+            }
+            ErrorCode::TableExpired => "Nobody came to play: this table waited too long and has closed",
+            ErrorCode::ServerRestarting => "The server is restarting: your game is kept, reconnect in a moment",
             ErrorCode::GameClosed => "This game has closed",
             ErrorCode::Unavailable => "The server cannot read its player list right now: try again in a minute",
             ErrorCode::NotStarted => "Game has not started",
@@ -131,6 +160,11 @@ impl ErrorCode {
             ErrorCode::IllegalMove => "Illegal move",
             ErrorCode::BadCoordinates => "Move coordinates must be integers",
         }
+    }
+
+    /// The snake-case name clients match on (`"not_your_turn"`).
+    pub fn name(self) -> String {
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
     }
 
     /// Whether the seat this connection asked for is gone for good, so the
@@ -184,6 +218,14 @@ mod tests {
         assert_eq!(serde_json::from_str::<ErrorCode>(r#""bad_token""#).unwrap(), ErrorCode::BadToken);
         assert_eq!(Refusal::from(ErrorCode::SlotFull).message, "Slot is already full");
         assert!(ErrorCode::BadToken.seat_lost() && !ErrorCode::SlotFull.seat_lost());
+    }
+
+    #[test]
+    fn every_code_is_listed_once_in_order() {
+        for (i, code) in ErrorCode::ALL.into_iter().enumerate() {
+            assert_eq!(code as usize, i, "{code:?}");
+        }
+        assert_eq!(ErrorCode::TooFast.name(), "too_fast");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! compatibility contract; our browser protocol extends it.
 
 pub mod client_message;
+pub mod credentials;
 pub mod error_code;
 pub mod game_end;
 pub mod identity;
@@ -14,6 +15,7 @@ pub mod slot_patch;
 pub mod view;
 
 pub use client_message::{ClientMessage, Dialect, ProtocolError, parse_client_message};
+pub use credentials::Credentials;
 pub use error_code::{ErrorCode, Refusal};
 pub use game_end::GameEnd;
 pub use messages::ServerMessage;

@@ -185,6 +185,11 @@ pub struct TableView {
     pub room_code: Option<String>,
     /// Earlier games of the series, oldest first.
     pub finished: Vec<GameResult>,
+    /// Set when `finished` is left out because it has not changed since
+    /// the last `state` sent on this connection: keep the list you have.
+    /// (A long series is sent whole only when a game ends.)
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub finished_omitted: bool,
 }
 
 impl TableView {

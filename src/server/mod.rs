@@ -1,5 +1,6 @@
 //! The HTTP server: routes beside the Leptos pages.
 
+pub mod api_quota;
 pub mod archive;
 pub mod batch;
 pub mod client_address;
@@ -8,6 +9,8 @@ pub mod health;
 pub mod hub;
 pub mod identity;
 pub mod journal;
+pub mod listen;
+pub mod metrics;
 pub mod online;
 pub mod router;
 pub mod security;

@@ -22,7 +22,8 @@ use super::hub::admission::{Permit, TooMany};
 use super::hub::liveness::{Liveness, Pulse};
 use super::hub::socket::{self, Seating};
 use super::hub::table::Arrival;
-use crate::online::{Dialect, ErrorCode, Refusal, TableOptions, TimeControl};
+use super::metrics::ConnectionKind;
+use crate::online::{Credentials, Dialect, ErrorCode, Refusal, TableOptions, TimeControl};
 
 /// The live-play routes, ready to merge into the app's router.
 pub fn routes<S: Clone + Send + Sync + 'static>(hub: Hub) -> Router<S> {
@@ -52,6 +53,7 @@ impl FromRequestParts<Hub> for SocketPermit {
 
     async fn from_request_parts(parts: &mut Parts, hub: &Hub) -> Result<SocketPermit, Response> {
         hub.admit_socket(ClientAddress::of(parts)).map(SocketPermit).map_err(|TooMany(limit)| {
+            hub.metrics().refused(ErrorCode::TooManyRequests);
             let message = format!("Too many connections from your address (at most {limit}): close some and try again");
             (StatusCode::TOO_MANY_REQUESTS, [(header::RETRY_AFTER, "10")], message).into_response()
         })
@@ -125,7 +127,10 @@ fn seat(
         let _held = permit;
         match seating {
             Ok(seating) => socket::play(socket, hub, dialect, seating).await,
-            Err(e) => socket::refuse(socket, e).await,
+            Err(e) => {
+                hub.metrics().refused(e.code);
+                socket::refuse(socket, e).await
+            }
         }
     })
 }
@@ -133,10 +138,11 @@ fn seat(
 async fn matchmake(
     ws: WebSocketUpgrade,
     State(hub): State<Hub>,
+    address: ClientAddress,
     permit: SocketPermit,
     Query(params): Params,
 ) -> Response {
-    let seating = v1_options(&params).map(|options| Seating::Quick(options, arrival(&params)));
+    let seating = v1_options(&params).map(|options| Seating::Quick(options, arrival(&params), address));
     seat(ws, hub, Dialect::V1, seating, permit)
 }
 
@@ -177,7 +183,7 @@ async fn statistics(State(hub): State<Hub>) -> Response {
     match super::archive::read::statistics(archive.pool(), super::archive::wall_ms() as i64).await {
         Ok(stats) => Json(stats).into_response(),
         Err(e) => {
-            eprintln!("hexarena: statistics: {e}");
+            tracing::error!(error = %e, "statistics unreadable");
             (
                 axum::http::StatusCode::SERVICE_UNAVAILABLE,
                 Json(json!({"error": "The statistics are unavailable right now"})),
@@ -192,6 +198,7 @@ async fn statistics(State(hub): State<Hub>) -> Response {
 async fn slots_feed(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: SocketPermit) -> Response {
     upgrade(ws).on_upgrade(move |mut socket: WebSocket| async move {
         let _held = permit;
+        let _counted = hub.metrics().connection(ConnectionKind::Feed);
         let mut feed = hub.feeds().slots.subscribe();
         let mut liveness = Liveness::new(hub.config().ping);
         let first = serde_json::to_string(&hub.snapshots().await).unwrap_or_else(|_| "[]".into());
@@ -208,6 +215,10 @@ async fn slots_feed(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: Socket
                     tokio::time::sleep(hub.config().slots_feed_interval).await;
                 }
                 () = liveness.tick() => if liveness.pulse(&mut socket).await == Pulse::Gone { break },
+                () = hub.closing() => {
+                    let _ = liveness.write(&mut socket, Message::Close(None)).await;
+                    break;
+                }
                 incoming = socket.recv() => {
                     liveness.heard();
                     if let Some(Ok(Message::Close(_)) | Err(_)) | None = incoming { break }
@@ -221,6 +232,7 @@ async fn slots_feed(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: Socket
 async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: SocketPermit) -> Response {
     upgrade(ws).on_upgrade(move |mut socket: WebSocket| async move {
         let _held = permit;
+        let _counted = hub.metrics().connection(ConnectionKind::Feed);
         // Subscribed before asking for the list, so no change after it is missed.
         let mut feed = hub.feeds().changes.subscribe();
         let Some(base) = hub.feeds().base().await else { return };
@@ -246,6 +258,10 @@ async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: Soc
                     if !liveness.write(&mut socket, Message::Text(update.text)).await { break }
                 }
                 () = liveness.tick() => if liveness.pulse(&mut socket).await == Pulse::Gone { break },
+                () = hub.closing() => {
+                    let _ = liveness.write(&mut socket, Message::Close(None)).await;
+                    break;
+                }
                 incoming = socket.recv() => {
                     liveness.heard();
                     if let Some(Ok(Message::Close(_)) | Err(_)) | None = incoming { break }
@@ -256,7 +272,8 @@ async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: Soc
 }
 
 /// `/ws/play`: a browser player. `mode=quick` (with `size`, `series`,
-/// `swap`, `time`), `mode=room&code=…`, or `mode=resume&game=…&token=…`.
+/// `swap`, `time`), `mode=room&code=…`, or `mode=resume&game=…`; the
+/// socket's first frame carries the secrets (see [`Credentials`]).
 async fn play(
     ws: WebSocketUpgrade,
     State(hub): State<Hub>,
@@ -264,18 +281,95 @@ async fn play(
     permit: SocketPermit,
     Query(params): Params,
 ) -> Response {
-    let seating = match who_plays(&hub, &params).await {
-        Ok(who) => browser_seating(&params, who, address),
-        Err(e) => Err(e),
-    };
-    seat(ws, hub, Dialect::Browser, seating, permit)
+    let mode = browser_mode(&params);
+    let name = label(&params, "name");
+    upgrade(ws).on_upgrade(move |mut socket| async move {
+        let _held = permit;
+        let seating = match mode {
+            Ok(mode) => match first_frame(&mut socket, hub.config().handshake).await {
+                Ok(credentials) => browser_seating(&hub, mode, name, credentials, address).await,
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        };
+        match seating {
+            Ok(seating) => socket::play(socket, hub, Dialect::Browser, seating).await,
+            Err(e) => {
+                hub.metrics().refused(e.code);
+                socket::refuse(socket, e).await
+            }
+        }
+    })
 }
 
-/// The person at a browser: a registered player when `player` and `secret`
+/// What a browser asks for in `/ws/play`'s address.
+enum BrowserMode {
+    Quick(TableOptions),
+    Room(String),
+    Resume(u64),
+}
+
+fn browser_mode(params: &HashMap<String, String>) -> Result<BrowserMode, Refusal> {
+    if ["token", "secret", "player"].iter().any(|k| params.contains_key(*k)) {
+        return Err(Refusal::bad_request(
+            "Send the reconnect token and player secret in the socket's first frame (credentials), \
+             never in its address",
+        ));
+    }
+    match params.get("mode").map(String::as_str) {
+        Some("quick") => Ok(BrowserMode::Quick(browser_options(params)?)),
+        Some("room") => Ok(BrowserMode::Room(params.get("code").cloned().unwrap_or_default())),
+        Some("resume") => {
+            let id = integer(params, "game")?
+                .filter(|&g| g > 0)
+                .ok_or_else(|| Refusal::bad_request("game is required to resume"))?;
+            Ok(BrowserMode::Resume(id as u64))
+        }
+        _ => Err(Refusal::bad_request("mode must be quick, room or resume")),
+    }
+}
+
+/// The browser's first frame, its credentials, within `within`.
+async fn first_frame(socket: &mut WebSocket, within: std::time::Duration) -> Result<Credentials, Refusal> {
+    let read = async {
+        loop {
+            match socket.recv().await {
+                Some(Ok(Message::Text(text))) => return Credentials::parse(&text).map_err(Refusal::from),
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(Message::Binary(_))) => return Err(ErrorCode::InvalidJson.into()),
+                Some(Ok(Message::Close(_)) | Err(_)) | None => {
+                    return Err(Refusal::bad_request("The socket closed before its credentials frame"));
+                }
+            }
+        }
+    };
+    tokio::time::timeout(within, read).await.unwrap_or_else(|_| {
+        Err(Refusal::bad_request(format!(
+            "No credentials frame within {} s of connecting: send it first",
+            within.as_secs()
+        )))
+    })
+}
+
+async fn browser_seating(
+    hub: &Hub,
+    mode: BrowserMode,
+    name: Option<String>,
+    credentials: Credentials,
+    address: ClientAddress,
+) -> Result<Seating, Refusal> {
+    Ok(match mode {
+        BrowserMode::Resume(id) => Seating::Resume(id, credentials.token.unwrap_or_default()),
+        BrowserMode::Quick(options) => Seating::Quick(options, who_plays(hub, name, &credentials).await?, address),
+        BrowserMode::Room(code) => Seating::Room(code, who_plays(hub, name, &credentials).await?, address),
+    })
+}
+
+/// The person at a browser: a registered player when their id and secret
 /// check out, else whatever name they typed (not rated).
-async fn who_plays(hub: &Hub, params: &HashMap<String, String>) -> Result<Arrival, Refusal> {
-    let typed = Arrival { name: label(params, "name"), model: None, player_id: None };
-    let (Some(id), Some(secret)) = (params.get("player"), params.get("secret")) else { return Ok(typed) };
+async fn who_plays(hub: &Hub, name: Option<String>, credentials: &Credentials) -> Result<Arrival, Refusal> {
+    let typed = Arrival { name, model: None, player_id: None };
+    let (Some(id), Some(secret)) = (&credentials.player, &credentials.secret) else { return Ok(typed) };
     let Some(archive) = hub.archive() else { return Ok(typed) };
     match super::identity::verify(archive.pool(), id, secret).await {
         Ok(name) => Ok(Arrival { name: Some(name), model: None, player_id: Some(id.clone()) }),
@@ -295,20 +389,6 @@ pub fn browser_options(params: &HashMap<String, String>) -> Result<TableOptions,
     };
     let time = TimeControl::parse(params.get("time").map_or("", String::as_str)).map_err(Refusal::bad_request)?;
     TableOptions::browser(size, series, swap, time).map_err(Refusal::bad_request)
-}
-
-fn browser_seating(params: &HashMap<String, String>, who: Arrival, address: ClientAddress) -> Result<Seating, Refusal> {
-    match params.get("mode").map(String::as_str) {
-        Some("quick") => Ok(Seating::Quick(browser_options(params)?, who)),
-        Some("room") => Ok(Seating::Room(params.get("code").cloned().unwrap_or_default(), who, address)),
-        Some("resume") => {
-            let id = integer(params, "game")?
-                .filter(|&g| g > 0)
-                .ok_or_else(|| Refusal::bad_request("game is required to resume"))?;
-            Ok(Seating::Resume(id as u64, params.get("token").cloned().unwrap_or_default()))
-        }
-        _ => Err(Refusal::bad_request("mode must be quick, room or resume")),
-    }
 }
 
 /// `/ws/watch?game=…`: a spectator.

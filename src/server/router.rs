@@ -14,15 +14,21 @@ use crate::app::{App, shell};
 /// server functions reach the hub through Leptos context.
 pub fn router(options: LeptosOptions, hub: Hub) -> Router {
     let routes = route_list();
+    let proxies = hub.config().trusted_proxies.clone();
+    let quota_hub = hub.clone();
     Router::new()
         .route("/health", get(health).with_state(hub.clone()))
+        .route("/metrics", get(super::metrics::metrics).with_state(hub.clone()))
         .merge(super::online::routes(hub.clone()))
         .leptos_routes_with_context(&options, routes, move || provide_context(hub.clone()), {
             let options = options.clone();
             move || shell(options.clone())
         })
         .fallback(leptos_axum::file_and_error_handler(shell))
+        .layer(axum::middleware::from_fn_with_state(quota_hub, super::api_quota::api_quota))
         .layer(axum::middleware::from_fn(super::security::headers))
+        // Outermost, so every route reads the client address the same way.
+        .layer(axum::Extension(proxies))
         .with_state(options)
 }
 

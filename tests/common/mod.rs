@@ -22,15 +22,21 @@ pub async fn start_server_with_archive(url: &str) -> std::net::SocketAddr {
 /// The same, with the journal where `journal` says (`HEXARENA_JOURNAL`'s
 /// values: `database` or a file path; `None` for the default).
 pub async fn start_server_with_journal(url: &str, journal: Option<&str>) -> std::net::SocketAddr {
+    start_server_keeping(url, journal, hexarena::server::hub::config::HubConfig::default()).await
+}
+
+/// A server that archives and journals as [`start_server_with_journal`]
+/// does, with hub settings of the test's choosing.
+pub async fn start_server_keeping(
+    url: &str,
+    journal: Option<&str>,
+    config: hexarena::server::hub::config::HubConfig,
+) -> std::net::SocketAddr {
     let pool = hexarena::server::database::open(Some(url), true).await.expect("open the test database");
     let place = hexarena::server::journal::JournalPlace::choose(journal, url);
     let persistence = hexarena::server::hub::Persistence::open(pool, &place).await.expect("read the journal");
     let first = persistence.archive.last_series_id().await.expect("read the archive") + 1;
-    let hub = hexarena::server::hub::Hub::start_with(
-        hexarena::server::hub::config::HubConfig::default(),
-        Some(persistence),
-        first,
-    );
+    let hub = hexarena::server::hub::Hub::start_with(config, Some(persistence), first);
     serve(hub).await
 }
 
@@ -74,16 +80,11 @@ pub async fn start_server_with(config: hexarena::server::hub::config::HubConfig)
 /// (no Nagle delay), and returns the address.
 async fn serve(hub: hexarena::server::hub::Hub) -> std::net::SocketAddr {
     let options = LeptosOptions::builder().output_name("hexarena").site_root("target/site").build();
+    let header_read = hub.config().header_read;
     let app = hexarena::server::router::router(options, hub);
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
     let addr = listener.local_addr().expect("local address");
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    tokio::spawn(async move {
-        let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
-        axum::serve(listener, app).await.expect("server runs");
-    });
+    tokio::spawn(hexarena::server::listen::serve(listener, app, header_read, std::future::pending()));
     addr
 }
 

@@ -14,9 +14,39 @@ pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
 }
 
+/// For `/ws/play`, the browser's secrets (`token`, `player`, `secret`)
+/// leave the address and become the credentials frame it sends first, as
+/// the browser does; tests write them in the query for brevity.
+fn split_credentials(path: &str) -> (String, Option<String>) {
+    let Some(query) = path.strip_prefix("/ws/play?") else { return (path.to_string(), None) };
+    let mut kept = Vec::new();
+    let mut credentials = serde_json::Map::new();
+    for pair in query.split('&') {
+        match pair.split_once('=') {
+            Some((key @ ("token" | "player" | "secret"), value)) => {
+                credentials.insert(key.to_string(), Value::String(value.to_string()));
+            }
+            _ => kept.push(pair),
+        }
+    }
+    let frame = serde_json::json!({"type": "credentials", "payload": credentials}).to_string();
+    (format!("/ws/play?{}", kept.join("&")), Some(frame))
+}
+
 impl Client {
     /// Connects to `path` (with its query) on the test server.
     pub async fn connect(addr: std::net::SocketAddr, path: &str) -> Client {
+        let (path, first) = split_credentials(path);
+        let handshake = tokio_tungstenite::connect_async(format!("ws://{addr}{path}"));
+        let (ws, _) = tokio::time::timeout(Duration::from_secs(10), handshake)
+            .await
+            .unwrap_or_else(|_| panic!("no WebSocket handshake within 10 s for {path}"))
+            .expect("WebSocket handshake");
+        Client::begin(ws, first).await
+    }
+
+    /// Connects to `path` exactly as given, sending nothing first.
+    pub async fn connect_raw(addr: std::net::SocketAddr, path: &str) -> Client {
         let handshake = tokio_tungstenite::connect_async(format!("ws://{addr}{path}"));
         let (ws, _) = tokio::time::timeout(Duration::from_secs(10), handshake)
             .await
@@ -25,9 +55,23 @@ impl Client {
         Client { ws }
     }
 
+    /// Wraps a socket opened by the test itself.
+    pub fn wrap(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
+        Client { ws }
+    }
+
+    async fn begin(ws: WebSocketStream<MaybeTlsStream<TcpStream>>, first: Option<String>) -> Client {
+        let mut client = Client { ws };
+        if let Some(first) = first {
+            client.send_text(&first).await;
+        }
+        client
+    }
+
     /// Connects from another loopback address (`127.0.0.2`, …), as a
     /// second client machine would.
     pub async fn connect_from(addr: std::net::SocketAddr, path: &str, local: std::net::IpAddr) -> Client {
+        let (path, first) = split_credentials(path);
         let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
         socket.bind(std::net::SocketAddr::new(local, 0)).expect("bind the local address");
         let stream = socket.connect(addr).await.expect("connect");
@@ -36,7 +80,7 @@ impl Client {
             .await
             .unwrap_or_else(|_| panic!("no WebSocket handshake within 10 s for {path}"))
             .expect("WebSocket handshake");
-        Client { ws }
+        Client::begin(ws, first).await
     }
 
     /// Sends a text frame as is.

@@ -10,14 +10,17 @@ mod imp {
     /// An open (or opening) socket and its handlers.
     pub struct LiveSocket {
         ws: web_sys::WebSocket,
+        _on_open: Closure<dyn FnMut()>,
         _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
         _on_close: Closure<dyn FnMut(web_sys::CloseEvent)>,
     }
 
     impl LiveSocket {
-        /// Opens `path` (with its query) on this page's host.
+        /// Opens `path` (with its query) on this page's host; `first` is
+        /// sent as soon as the socket is open (the credentials frame).
         pub fn open(
             path: &str,
+            first: Option<String>,
             mut on_text: impl FnMut(String) + 'static,
             mut on_close: impl FnMut() + 'static,
         ) -> Option<LiveSocket> {
@@ -25,15 +28,22 @@ mod imp {
             let scheme = if location.protocol().ok()? == "https:" { "wss" } else { "ws" };
             let url = format!("{scheme}://{}{path}", location.host().ok()?);
             let ws = web_sys::WebSocket::new(&url).ok()?;
+            let opened = ws.clone();
+            let on_open = Closure::<dyn FnMut()>::new(move || {
+                if let Some(text) = &first {
+                    let _ = opened.send_with_str(text);
+                }
+            });
             let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                 if let Some(text) = e.data().as_string() {
                     on_text(text);
                 }
             });
             let on_close = Closure::<dyn FnMut(web_sys::CloseEvent)>::new(move |_e: web_sys::CloseEvent| on_close());
+            ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));
             ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             ws.set_onclose(Some(on_close.as_ref().unchecked_ref()));
-            Some(LiveSocket { ws, _on_message: on_message, _on_close: on_close })
+            Some(LiveSocket { ws, _on_open: on_open, _on_message: on_message, _on_close: on_close })
         }
 
         /// Sends a text frame if the socket is open.
@@ -44,6 +54,7 @@ mod imp {
 
     impl Drop for LiveSocket {
         fn drop(&mut self) {
+            self.ws.set_onopen(None);
             self.ws.set_onmessage(None);
             self.ws.set_onclose(None);
             let _ = self.ws.close();
@@ -59,6 +70,7 @@ mod imp {
     impl LiveSocket {
         pub fn open(
             _path: &str,
+            _first: Option<String>,
             _on_text: impl FnMut(String) + 'static,
             _on_close: impl FnMut() + 'static,
         ) -> Option<LiveSocket> {

@@ -31,25 +31,17 @@ pub async fn create_room(
     };
     let address = crate::server::client_address::ClientAddress::of_server_fn();
     let table = hub.open_room(options, address).map_err(|e| {
-        if let crate::server::hub::JoinError::TooManyRooms(_) = e {
-            too_many_requests();
+        use crate::server::hub::JoinError;
+        match e {
+            JoinError::TooManyRooms(_) => AppError::too_many(e.refusal().message, 60),
+            JoinError::RoomsTooFast(wait) => AppError::too_many(e.refusal().message, wait.seconds()),
+            _ => AppError::Unavailable(e.refusal().message),
         }
-        AppError::Unavailable(e.refusal().message)
     })?;
     let code = table.room_code.clone().unwrap_or_default();
     let name = name.map(|n| format!("&name={}", super::live_socket::encode(n.trim()))).unwrap_or_default();
     leptos_axum::redirect(&format!("/game/{}?join={code}{name}", table.id));
     Ok(Answer::Done(()))
-}
-
-/// Answers 429 with a `Retry-After`: a limit, not a failure of the server.
-#[cfg(feature = "ssr")]
-fn too_many_requests() {
-    use axum::http::{HeaderValue, StatusCode, header};
-    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-        response.set_status(StatusCode::TOO_MANY_REQUESTS);
-        response.insert_header(header::RETRY_AFTER, HeaderValue::from_static("60"));
-    }
 }
 
 /// Sends a player to the room with this code.
@@ -110,6 +102,11 @@ pub async fn register_player(name: String) -> Result<Answer<Identity>, AppError>
     let Some(archive) = hub.archive() else {
         return Ok(Answer::Refused("This server keeps no players, so names cannot be registered".into()));
     };
+    let address = crate::server::client_address::ClientAddress::of_server_fn();
+    if let Err(wait) = hub.quotas().registrations.take(address.0, std::time::Instant::now()) {
+        let message = format!("Too many names registered from your address: try again in {} s", wait.seconds());
+        return Err(AppError::too_many(message, wait.seconds()));
+    }
     match crate::server::identity::register(archive.pool(), &name).await {
         Ok(identity) => Ok(Answer::Done(identity)),
         Err(e @ (IdentityError::BadName(_) | IdentityError::Taken(_))) => Ok(Answer::Refused(e.to_string())),

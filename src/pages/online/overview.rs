@@ -63,7 +63,7 @@ fn LiveList(initial: Vec<SlotSnapshot>) -> impl IntoView {
                 }
             });
         };
-        socket.set(LiveSocket::open("/ws/overview", on_text, move || live.set(false)));
+        socket.set(LiveSocket::open("/ws/overview", None, on_text, move || live.set(false)));
     });
     on_cleanup(move || socket.set(None));
     let count = move || tables.with(|t| t.values().filter(|s| s.state == SlotState::Full).count());

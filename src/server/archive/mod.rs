@@ -7,10 +7,15 @@
 pub mod read;
 pub mod write;
 
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
 use serde::{Deserialize, Serialize};
 use sqlx::AnyPool;
+use tokio::sync::Notify;
 
 use crate::server::journal::{Entry, GameKey, Journal};
+use crate::server::metrics::ArchiveStats;
 use tokio::sync::mpsc;
 
 use crate::engine::{ByColor, Move};
@@ -91,6 +96,15 @@ pub struct FinishedGame {
 pub struct Archive {
     pool: AnyPool,
     writes: mpsc::UnboundedSender<FinishedGame>,
+    queued: Arc<Queued>,
+}
+
+/// The writer's counts (games handed over and not yet through, commit
+/// times, failures), and a wake-up for whoever waits for the queue to empty.
+#[derive(Default)]
+struct Queued {
+    stats: ArchiveStats,
+    drained: Notify,
 }
 
 impl Archive {
@@ -99,14 +113,41 @@ impl Archive {
     pub fn start(pool: AnyPool, journal: Option<Journal>) -> Archive {
         let (writes, mut queue) = mpsc::unbounded_channel::<FinishedGame>();
         let writer = pool.clone();
+        let queued = Arc::new(Queued::default());
+        let done = queued.clone();
         tokio::spawn(async move {
             while let Some(first) = queue.recv().await {
                 // Games that finished meanwhile share one transaction.
                 let games = crate::server::batch::gather(first, &mut queue, 256);
-                commit(&writer, journal.as_ref(), &games).await;
+                let started = std::time::Instant::now();
+                let committed = commit(&writer, journal.as_ref(), &games).await;
+                done.stats.commit.observe(started.elapsed());
+                done.stats.failures.fetch_add((games.len() - committed) as u64, Ordering::Relaxed);
+                if done.stats.queued.fetch_sub(games.len(), Ordering::AcqRel) == games.len() {
+                    done.drained.notify_waiters();
+                }
             }
         });
-        Archive { pool, writes }
+        Archive { pool, writes, queued }
+    }
+
+    /// Waits until every game queued so far has been through the writer
+    /// (committed, or left in the journal for the next start).
+    pub async fn drained(&self) {
+        loop {
+            let woken = self.queued.drained.notified();
+            tokio::pin!(woken);
+            woken.as_mut().enable();
+            if self.queued.stats.queued.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            woken.await;
+        }
+    }
+
+    /// The writer's counts, for `/metrics`.
+    pub fn stats(&self) -> &ArchiveStats {
+        &self.queued.stats
     }
 
     /// Archives `games` now (the journal's leftovers at start-up), before
@@ -117,7 +158,10 @@ impl Archive {
 
     /// Queues a finished game.
     pub fn record(&self, game: FinishedGame) {
-        let _ = self.writes.send(game);
+        self.queued.stats.queued.fetch_add(1, Ordering::AcqRel);
+        if self.writes.send(game).is_err() {
+            self.queued.stats.queued.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 
     /// The pool, for reading.
@@ -138,9 +182,11 @@ impl Archive {
 async fn commit(pool: &AnyPool, journal: Option<&Journal>, games: &[FinishedGame]) -> usize {
     let failed = write::record_all(pool, games).await;
     for (game, e) in &failed {
-        eprintln!(
-            "hexarena: game {}-{} was not archived ({e}); the journal keeps it for the next start",
-            game.series_id, game.number
+        tracing::error!(
+            series = game.series_id,
+            game = game.number,
+            error = %e,
+            "game not archived; the journal keeps it for the next start"
         );
     }
     let done: Vec<Entry> = games

@@ -7,17 +7,17 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use axum::extract::ws::Utf8Bytes;
+
+use super::delivery::{Listeners, execute, halt};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::conn::{Conn, Frame};
-use super::table::{Arrival, Audience, Out, SeatError, Table, To};
+use super::table::{Action, Arrival, Out, Replay, SeatError, Table, To};
 use super::{Hub, TableHandle};
 use crate::engine::ByColor;
-use crate::online::{ClientMessage, Dialect, PlayerId, ServerMessage, SlotSnapshot, TableView};
-use crate::online::{ErrorCode, Refusal};
-use crate::server::archive::FinishedGame;
-use crate::server::journal::{Entry, JournalFailure};
+use crate::online::ErrorCode;
+use crate::online::{ClientMessage, PlayerId, ServerMessage, SlotSnapshot, TableView};
 
 /// What a table's task is asked to do.
 pub enum Command {
@@ -38,6 +38,9 @@ pub enum Command {
     Snapshot { reply: oneshot::Sender<Option<SlotSnapshot>> },
     /// The browser view, for rendering `/game/:id` on the server.
     View { reply: oneshot::Sender<TableView> },
+    /// The server is stopping: tell everyone, and stop here. The journal
+    /// keeps the table as it stands, and the next start reopens it.
+    Shutdown,
 }
 
 /// A player asking for a seat; `quick` refuses a table whose owner is away.
@@ -61,30 +64,29 @@ pub fn run(
     hub: Hub,
     handle: Arc<TableHandle>,
     table: Table,
-    commands: mpsc::UnboundedReceiver<Command>,
+    commands: mpsc::Receiver<Command>,
 ) -> impl Future<Output = ()> {
     // The table lives on the heap: inline, the task's future would hold it
     // twice (as the argument and as the working copy).
     serve(hub, handle, Box::new(table), commands)
 }
 
-async fn serve(
-    hub: Hub,
-    handle: Arc<TableHandle>,
-    mut table: Box<Table>,
-    mut commands: mpsc::UnboundedReceiver<Command>,
-) {
-    let mut seats: ByColor<Option<Conn>> = ByColor::default();
-    let mut watchers: Vec<Conn> = Vec::new();
+async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut commands: mpsc::Receiver<Command>) {
+    let mut listeners = Listeners::default();
     let now = || hub.now_ms();
     let linger = hub.config().linger;
     // A private room waits this long for its players; a matchmaking table
     // gets its first player at once.
     let room_wait = hub.config().room_wait;
     let mut deserted_since: Option<Instant> = table.room_code.is_some().then(Instant::now);
+    // Since when someone has sat here waiting for an opponent.
+    let mut waiting_since: Option<Instant> = None;
+    let wait_expiry = hub.config().wait_expiry;
+    let watchers_per_table = hub.config().watchers_per_table as usize;
     // Set when a timer woke the task for nothing: a guard against spinning
     // on a deadline the table does not act on.
     let mut quiet_until: Option<Instant> = None;
+    let mut recorder = Recorder(hub.config().judge.then(|| Replay::of(&table)).flatten());
     loop {
         let wake = table.next_deadline(now()).map(|t| hub.instant_of(t)).map(|w| quiet_until.map_or(w, |q| w.max(q)));
         // A table that never started has nothing worth showing afterwards.
@@ -94,7 +96,8 @@ async fn serve(
             (None, None) => std::time::Duration::ZERO,
         };
         let until_gone = deserted_since.map(|t| t + linger);
-        let deadline = [wake, until_gone].into_iter().flatten().min();
+        let expiry = waiting_since.map(|t| t + wait_expiry);
+        let deadline = [wake, until_gone, expiry].into_iter().flatten().min();
         let command = tokio::select! {
             biased;
             c = commands.recv() => match c { Some(c) => Some(c), None => break },
@@ -106,8 +109,14 @@ async fn serve(
         let mut out = Vec::new();
         let mut changed = true;
         match command {
+            None if expiry.is_some_and(|t| t <= Instant::now()) => {
+                recorder.note(now(), Action::Expire);
+                out = table.expire();
+            }
             None => {
-                out = table.tick(now());
+                let t = now();
+                recorder.note(t, Action::Tick);
+                out = table.tick(t);
                 quiet_until = out.is_empty().then(|| Instant::now() + std::time::Duration::from_millis(250));
             }
             Some(Command::Join(request)) => {
@@ -116,9 +125,12 @@ async fn serve(
                     let _ = reply.send(Err((SeatError::Full, conn)));
                     continue;
                 }
-                match table.join(who, token, now()) {
+                let t = now();
+                recorder.note(t, Action::Join { token: token.clone() });
+                match table.join(who, token, t) {
                     Ok((id, o)) => {
-                        seats[id] = Some(conn);
+                        listeners.arrived(conn.id);
+                        listeners.seats[id] = Some(conn);
                         out = o;
                         let _ = reply.send(Ok(id));
                     }
@@ -130,11 +142,14 @@ async fn serve(
             }
             Some(Command::Reconnect(request)) => {
                 let ReconnectRequest { token, conn, reply } = *request;
-                match table.reconnect(&token, now()) {
+                let t = now();
+                recorder.note(t, Action::Reconnect { token: token.clone() });
+                match table.reconnect(&token, t) {
                     Ok((id, o)) => {
                         // A page reload can race its own disconnect: the
                         // newer connection wins and the older one closes.
-                        seats[id] = Some(conn);
+                        listeners.arrived(conn.id);
+                        listeners.seats[id] = Some(conn);
                         out = o;
                         let _ = reply.send(Ok(id));
                     }
@@ -145,24 +160,33 @@ async fn serve(
                 }
             }
             Some(Command::Watch { conn }) => {
-                watchers.push(conn);
-                table.set_spectators(watchers.len() as u32);
+                if watchers_per_table > 0 && listeners.watchers.len() >= watchers_per_table {
+                    // The refusal is queued before the connection is let go.
+                    let _ = conn.send(Frame::Text(ServerMessage::error(ErrorCode::TooManyWatchers).to_json().into()));
+                    continue;
+                }
+                listeners.arrived(conn.id);
+                listeners.watchers.push(conn);
+                table.set_spectators(listeners.watchers.len() as u32);
             }
             Some(Command::FromSeat { conn_id, message }) => {
-                let Some(seat) = seat_of(&seats, conn_id) else {
+                let Some(seat) = seat_of(&listeners.seats, conn_id) else {
                     continue; // a connection replaced by a reconnect, or a spectator
                 };
                 let t = now();
                 out = match message {
-                    ClientMessage::Move { q, r } => table.play(seat, q, r, t),
-                    ClientMessage::BadMove(code) => vec![Out::to_seat(seat, ServerMessage::rejected(code))],
-                    ClientMessage::Swap => table.swap(seat, t),
-                    ClientMessage::Resign => table.resign(seat, t),
+                    ClientMessage::Move { q, r } => recorder.act(&mut table, Action::Play { seat, q, r }, t),
+                    ClientMessage::Swap => recorder.act(&mut table, Action::Swap { seat }, t),
+                    ClientMessage::Resign => recorder.act(&mut table, Action::Resign { seat }, t),
+                    ClientMessage::KeepSlot => {
+                        recorder.act(&mut table, Action::KeepSlot { seat, token: hub.new_token() }, t)
+                    }
                     ClientMessage::Chat(Some(line)) => {
                         changed = false;
+                        recorder.note(t, Action::Chat { seat });
                         table.chat(seat, line)
                     }
-                    ClientMessage::KeepSlot => table.keep_slot(seat, hub.new_token()),
+                    ClientMessage::BadMove(code) => vec![Out::to_seat(seat, ServerMessage::rejected(code))],
                     ClientMessage::Chat(None) | ClientMessage::Hello | ClientMessage::Ping => continue,
                 };
                 if out.iter().all(|o| matches!(o, Out::Send(To::Seat(_), _))) {
@@ -170,12 +194,12 @@ async fn serve(
                 }
             }
             Some(Command::Gone { conn_id }) => {
-                if let Some(id) = seat_of(&seats, conn_id) {
-                    seats[id] = None;
-                    out = table.disconnect(id, now());
+                if let Some(id) = seat_of(&listeners.seats, conn_id) {
+                    listeners.seats[id] = None;
+                    out = recorder.act(&mut table, Action::Disconnect { seat: id }, now());
                 } else {
-                    watchers.retain(|w| w.id != conn_id);
-                    table.set_spectators(watchers.len() as u32);
+                    listeners.watchers.retain(|w| w.id != conn_id);
+                    table.set_spectators(listeners.watchers.len() as u32);
                 }
             }
             Some(Command::Snapshot { reply }) => {
@@ -186,23 +210,37 @@ async fn serve(
                 let _ = reply.send(table.view(now()));
                 continue;
             }
+            Some(Command::Shutdown) => {
+                let bytes = Utf8Bytes::from(ServerMessage::error(ErrorCode::ServerRestarting).to_json());
+                for conn in listeners.seats.iter().flatten().chain(&listeners.watchers) {
+                    let _ = conn.send(Frame::Text(bytes.clone()));
+                }
+                break;
+            }
         }
-        let mut outcome = execute(&hub, &table, &mut seats, &mut watchers, out, changed, now()).await;
+        let mut outcome = execute(&hub, &table, &mut listeners, out, changed, now()).await;
         // A player whose queue is full is too slow to keep up: their socket
         // is closed and the reconnect window applies as for any drop.
         while let Ok(dropped) = &mut outcome
             && let Some(id) = dropped.pop()
         {
-            let out = table.disconnect(id, now());
-            let more = execute(&hub, &table, &mut seats, &mut watchers, out, true, now()).await;
+            let out = recorder.act(&mut table, Action::Disconnect { seat: id }, now());
+            let more = execute(&hub, &table, &mut listeners, out, true, now()).await;
             outcome = more.map(|more| [std::mem::take(dropped), more].concat());
         }
         if let Err(failure) = outcome {
-            halt(&seats, &watchers, &failure);
+            halt(&listeners, &failure);
             break;
         }
+        if hub.config().judge
+            && let Err(violation) = table.judge(now())
+        {
+            hub.judge_violation(table.id, &violation, recorder.0.as_ref());
+        }
+        let waits = table.phase() == crate::online::Phase::Waiting && listeners.seats.iter().any(Option::is_some);
+        waiting_since = if waits { waiting_since.or_else(|| Some(Instant::now())) } else { None };
         let was_deserted = deserted_since.is_some();
-        if table.is_deserted() && seats.iter().all(Option::is_none) {
+        if table.is_deserted() && listeners.seats.iter().all(Option::is_none) {
             deserted_since.get_or_insert_with(Instant::now);
         } else {
             deserted_since = None;
@@ -216,45 +254,21 @@ async fn serve(
     hub.forget(table.id, table.room_code.as_deref());
 }
 
-/// Writes a run of journal entries and waits for them to be kept, so
-/// nobody hears of a move a crash could lose; then hands the finished
-/// games among them to the archive, which marks them archived in the
-/// journal once committed.
-async fn flush_journal(hub: &Hub, pending: &mut Vec<Entry>) -> Result<(), JournalFailure> {
-    if pending.is_empty() {
-        return Ok(());
-    }
-    let entries = std::mem::take(pending);
-    let finished: Vec<FinishedGame> = entries
-        .iter()
-        .filter_map(|e| match e {
-            Entry::Finished(game) => Some((**game).clone()),
-            _ => None,
-        })
-        .collect();
-    if let Some(journal) = hub.journal() {
-        journal.write(entries).await?;
-    }
-    for game in finished {
-        hub.archive_game(game);
-    }
-    Ok(())
-}
+/// The table's replay while the judge is on: every action, as applied.
+struct Recorder(Option<Replay>);
 
-/// Stops a table whose journal write failed: what it was about to say is
-/// not kept, so it is never said. Everyone is told why, and the table
-/// closes; the journal still holds it as it last stood, and a restart
-/// resumes it there.
-fn halt(seats: &ByColor<Option<Conn>>, watchers: &[Conn], failure: &JournalFailure) {
-    eprintln!("hexarena: a table stops: {failure}");
-    let message = ServerMessage::error(Refusal::new(
-        ErrorCode::Unavailable,
-        "The server could not record this game, so it has stopped it here; it resumes from the last move \
-         everyone saw once the server recovers",
-    ));
-    let bytes = Utf8Bytes::from(message.to_json());
-    for conn in seats.iter().flatten().chain(watchers) {
-        let _ = conn.send(Frame::Text(bytes.clone()));
+impl Recorder {
+    fn note(&mut self, at: u64, action: Action) {
+        if let Some(replay) = &mut self.0 {
+            replay.record(at, action);
+        }
+    }
+
+    /// Records `action` and applies it.
+    fn act(&mut self, table: &mut Table, action: Action, at: u64) -> Vec<Out> {
+        let out = table.act(&action, at);
+        self.note(at, action);
+        out
     }
 }
 
@@ -267,80 +281,5 @@ async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(t) => tokio::time::sleep_until(t).await,
         None => std::future::pending().await,
-    }
-}
-
-/// Carries out the table's effects in the order it gave them; each run of
-/// journal entries is kept before the effects after it. Each message is
-/// written once and its bytes shared by every recipient; then, if anything
-/// changed, the whole view goes to browser clients and spectators. Returns
-/// the seats whose connection was dropped for being too slow.
-async fn execute(
-    hub: &Hub,
-    table: &Table,
-    seats: &mut ByColor<Option<Conn>>,
-    watchers: &mut Vec<Conn>,
-    out: Vec<Out>,
-    changed: bool,
-    now: u64,
-) -> Result<Vec<PlayerId>, JournalFailure> {
-    let mut dropped: Vec<PlayerId> = Vec::new();
-    let mut pending: Vec<Entry> = Vec::new();
-    for o in out {
-        if let Out::Journal(entry) = o {
-            pending.push(entry);
-            continue;
-        }
-        flush_journal(hub, &mut pending).await?;
-        match o {
-            Out::Send(to, message) => {
-                let bytes = Utf8Bytes::from(message.to_json());
-                for id in PlayerId::BOTH {
-                    if matches!(to, To::Players | To::Everyone) || to == To::Seat(id) {
-                        send(seats, id, &bytes, &mut dropped);
-                    }
-                }
-                if to == To::Everyone {
-                    watchers.retain(|w| w.send(Frame::Text(bytes.clone())));
-                }
-            }
-            Out::Close(id) => seats[id] = None,
-            Out::Reseat { from, to } => {
-                let conn = seats[from].take();
-                seats[to] = conn;
-            }
-            Out::Relist => hub.relist(table.id, table.options),
-            Out::Journal(_) => {}
-        }
-    }
-    flush_journal(hub, &mut pending).await?;
-    let browsers = seats.iter().flatten().any(|c| c.dialect == Dialect::Browser);
-    if changed && (browsers || !watchers.is_empty()) {
-        let seated = Utf8Bytes::from(table.state_message(now, Audience::Seated).to_json());
-        for id in PlayerId::BOTH {
-            if seats[id].as_ref().is_some_and(|c| c.dialect == Dialect::Browser) {
-                send(seats, id, &seated, &mut dropped);
-            }
-        }
-        if !watchers.is_empty() {
-            // Spectators never get a room's code.
-            let public = if !table.is_listed() {
-                Utf8Bytes::from(table.state_message(now, Audience::Public).to_json())
-            } else {
-                seated
-            };
-            watchers.retain(|w| w.send(Frame::Text(public.clone())));
-        }
-    }
-    Ok(dropped)
-}
-
-/// Queues `bytes` for seat `id`; a full queue drops the connection.
-fn send(seats: &mut ByColor<Option<Conn>>, id: PlayerId, bytes: &Utf8Bytes, dropped: &mut Vec<PlayerId>) {
-    if let Some(conn) = &seats[id]
-        && !conn.send(Frame::Text(bytes.clone()))
-    {
-        seats[id] = None;
-        dropped.push(id);
     }
 }

@@ -29,6 +29,56 @@ pub struct HubConfig {
     /// Wrong room codes an address may try per minute before it must wait
     /// (`HEXARENA_ROOM_CODE_GUESSES`, 10; 0 = no limit).
     pub room_code_guesses: u32,
+    /// Quick-match tables one client address may have waiting for an
+    /// opponent at once (`HEXARENA_WAITING_TABLES_PER_ADDRESS`, 4; 0 = no limit).
+    pub waiting_tables_per_address: u32,
+    /// Private rooms one address may create per minute
+    /// (`HEXARENA_ROOMS_PER_MINUTE`, 20; 0 = no limit).
+    pub rooms_per_minute: u32,
+    /// Names one address may register per minute
+    /// (`HEXARENA_REGISTRATIONS_PER_MINUTE`, 10; 0 = no limit).
+    pub registrations_per_minute: u32,
+    /// Server-function calls (`/api/…`) one address may make per minute
+    /// (`HEXARENA_API_CALLS_PER_MINUTE`, 600; 0 = no limit).
+    pub api_calls_per_minute: u32,
+    /// Frames one connection may send per second, twice that in a burst
+    /// (`HEXARENA_FRAMES_PER_SEC`, 200; 0 = no limit). Bots playing each
+    /// other without pause send a move per round trip, so this bounds a
+    /// flood without slowing them.
+    pub frames_per_sec: u32,
+    /// Moves one connection may send per second, twice that in a burst
+    /// (`HEXARENA_MOVES_PER_SEC`, 100; 0 = no limit).
+    pub moves_per_sec: u32,
+    /// Chat lines one connection may send per second, five at once
+    /// (`HEXARENA_CHAT_LINES_PER_SEC`, 1; 0 = no limit).
+    pub chat_lines_per_sec: u32,
+    /// Spectators one table takes (`HEXARENA_WATCHERS_PER_TABLE`, 500; 0 = no limit).
+    pub watchers_per_table: u32,
+    /// Matchmaking pools (kinds of game: size, series, swap, clock) that may
+    /// have tables waiting at once (`HEXARENA_MAX_POOLS`, 200; 0 = no limit).
+    pub max_pools: u32,
+    /// How long a quick-match table waits for an opponent before it closes
+    /// (`HEXARENA_WAIT_EXPIRY_SECS`, 1800).
+    pub wait_expiry: Duration,
+    /// How long a client has to send a request's headers
+    /// (`HEXARENA_HEADER_READ_SECS`, 10): a slow dribble is cut off.
+    pub header_read: Duration,
+    /// How long a browser socket has to send its first frame, its
+    /// credentials (`HEXARENA_HANDSHAKE_SECS`, 10).
+    pub handshake: Duration,
+    /// Proxies whose `X-Forwarded-For` names the client
+    /// (`HEXARENA_TRUSTED_PROXIES`, comma-separated addresses or networks; none).
+    pub trusted_proxies: crate::server::client_address::TrustedProxies,
+    /// Whether every table is judged after every action (`HEXARENA_JUDGE`,
+    /// 1 or 0; on in debug builds).
+    pub judge: bool,
+    /// Whether a broken invariant stops the table's task with a panic (on
+    /// in debug builds, so that a test fails loudly; a simulation turns it
+    /// off to count violations and go on).
+    pub panic_on_violation: bool,
+    /// Where the replay of a table the judge objected to is written
+    /// (`HEXARENA_REGRESSIONS_DIR`; nowhere by default).
+    pub regressions_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for HubConfig {
@@ -44,6 +94,22 @@ impl Default for HubConfig {
             ping: Duration::from_secs(20),
             connections_per_address: 64,
             rooms_per_address: 10,
+            waiting_tables_per_address: 4,
+            rooms_per_minute: 20,
+            registrations_per_minute: 10,
+            api_calls_per_minute: 600,
+            frames_per_sec: 200,
+            moves_per_sec: 100,
+            chat_lines_per_sec: 1,
+            watchers_per_table: 500,
+            max_pools: 200,
+            wait_expiry: Duration::from_secs(1800),
+            header_read: Duration::from_secs(10),
+            handshake: Duration::from_secs(10),
+            trusted_proxies: Default::default(),
+            judge: cfg!(debug_assertions),
+            panic_on_violation: cfg!(debug_assertions),
+            regressions_dir: None,
         }
     }
 }
@@ -93,8 +159,40 @@ impl HubConfig {
         if let Some(n) = number("HEXARENA_ROOMS_PER_ADDRESS", 0, 1_000_000)? {
             c.rooms_per_address = n as u32;
         }
-        if let Some(n) = number("HEXARENA_ROOM_CODE_GUESSES", 0, 1_000_000)? {
-            c.room_code_guesses = n as u32;
+        let counts: [(&str, &mut u32); 10] = [
+            ("HEXARENA_WAITING_TABLES_PER_ADDRESS", &mut c.waiting_tables_per_address),
+            ("HEXARENA_ROOMS_PER_MINUTE", &mut c.rooms_per_minute),
+            ("HEXARENA_REGISTRATIONS_PER_MINUTE", &mut c.registrations_per_minute),
+            ("HEXARENA_API_CALLS_PER_MINUTE", &mut c.api_calls_per_minute),
+            ("HEXARENA_FRAMES_PER_SEC", &mut c.frames_per_sec),
+            ("HEXARENA_MOVES_PER_SEC", &mut c.moves_per_sec),
+            ("HEXARENA_CHAT_LINES_PER_SEC", &mut c.chat_lines_per_sec),
+            ("HEXARENA_WATCHERS_PER_TABLE", &mut c.watchers_per_table),
+            ("HEXARENA_MAX_POOLS", &mut c.max_pools),
+            ("HEXARENA_ROOM_CODE_GUESSES", &mut c.room_code_guesses),
+        ];
+        for (key, field) in counts {
+            if let Some(n) = number(key, 0, 1_000_000)? {
+                *field = n as u32;
+            }
+        }
+        if let Some(s) = number("HEXARENA_WAIT_EXPIRY_SECS", 1, 604_800)? {
+            c.wait_expiry = Duration::from_secs(s);
+        }
+        if let Some(s) = number("HEXARENA_HEADER_READ_SECS", 1, 3_600)? {
+            c.header_read = Duration::from_secs(s);
+        }
+        if let Some(s) = number("HEXARENA_HANDSHAKE_SECS", 1, 3_600)? {
+            c.handshake = Duration::from_secs(s);
+        }
+        if let Some(text) = get("HEXARENA_TRUSTED_PROXIES") {
+            c.trusted_proxies = crate::server::client_address::TrustedProxies::parse(&text)?;
+        }
+        if let Some(n) = number("HEXARENA_JUDGE", 0, 1)? {
+            c.judge = n == 1;
+        }
+        if let Some(dir) = get("HEXARENA_REGRESSIONS_DIR").filter(|d| !d.trim().is_empty()) {
+            c.regressions_dir = Some(dir.into());
         }
         Ok(c)
     }

@@ -6,8 +6,10 @@ pub mod actor;
 pub mod admission;
 pub mod config;
 pub mod conn;
+mod delivery;
 pub mod liveness;
 pub mod overview;
+pub mod rate;
 pub mod room_code;
 mod seating;
 pub mod socket;
@@ -36,16 +38,50 @@ pub use self::seating::JoinError;
 pub struct TableHandle {
     pub id: u64,
     pub room_code: Option<String>,
-    commands: mpsc::UnboundedSender<Command>,
+    commands: mpsc::Sender<Command>,
     /// Set by the table when it changes, cleared by the overview when it
     /// has read the new snapshot: one notification per table per tick.
     pub dirty: AtomicBool,
 }
 
+/// Commands a table's queue holds: far more than players at a person's
+/// pace (or bots within the per-connection rates) can send between two
+/// turns of its task, and a bound on what a stalled table can hoard.
+pub const TABLE_QUEUE: usize = 512;
+
+/// Why a command was not queued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotQueued {
+    /// The table's queue is full: it is behind; try again shortly.
+    Busy,
+    /// The table's task has ended.
+    Closed,
+}
+
 impl TableHandle {
-    /// Sends a command; `false` once the table has closed.
+    /// Queues a command; `false` once the table has closed or while its
+    /// queue is full.
     pub fn send(&self, command: Command) -> bool {
-        self.commands.send(command).is_ok()
+        self.try_send(command).is_ok()
+    }
+
+    /// Queues a command, or says why not.
+    pub fn try_send(&self, command: Command) -> Result<(), NotQueued> {
+        self.commands.try_send(command).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => NotQueued::Busy,
+            mpsc::error::TrySendError::Closed(_) => NotQueued::Closed,
+        })
+    }
+
+    /// Queues a command that must not be lost (a connection's end), waiting
+    /// for room if the queue is full.
+    pub fn send_surely(&self, command: Command) {
+        if let Err(mpsc::error::TrySendError::Full(command)) = self.commands.try_send(command) {
+            let commands = self.commands.clone();
+            tokio::spawn(async move {
+                let _ = commands.send(command).await;
+            });
+        }
     }
 }
 
@@ -58,8 +94,12 @@ struct HubInner {
     rooms: Mutex<HashMap<String, u64>>,
     /// Who opened each open room (by table id), for the per-address limit.
     room_creators: Mutex<HashMap<u64, std::net::IpAddr>>,
+    /// Quick-match tables waiting for an opponent, by who opened them.
+    waiting_owners: Mutex<HashMap<u64, std::net::IpAddr>>,
     /// Wrong room codes per client address.
     room_guesses: throttle::Throttle,
+    /// Rooms created, names registered and `/api` calls per address per minute.
+    quotas: Quotas,
     /// Open sockets per client address.
     sockets: Arc<admission::Admission>,
     /// Tables waiting for an opponent, per pool; only matchmaking takes it.
@@ -70,6 +110,16 @@ struct HubInner {
     journal: Option<Journal>,
     /// Wall-clock milliseconds at `epoch` (see [`Hub::now_ms`]).
     wall_at_epoch: u64,
+    metrics: crate::server::metrics::Metrics,
+    /// Set once the server is stopping.
+    closing: tokio::sync::watch::Sender<bool>,
+}
+
+/// What one client address may do per minute.
+pub struct Quotas {
+    pub rooms: throttle::Quota,
+    pub registrations: throttle::Quota,
+    pub api_calls: throttle::Quota,
 }
 
 /// Where a hub keeps games: the archive of finished ones, the journal of
@@ -117,6 +167,11 @@ impl Hub {
         };
         let first_table = restored.iter().map(|r| r.header.id + 1).max().unwrap_or(1).max(first_table);
         let room_guesses = throttle::Throttle::new(config.room_code_guesses);
+        let quotas = Quotas {
+            rooms: throttle::Quota::new(config.rooms_per_minute),
+            registrations: throttle::Quota::new(config.registrations_per_minute),
+            api_calls: throttle::Quota::new(config.api_calls_per_minute),
+        };
         let sockets = admission::Admission::new(config.connections_per_address);
         let hub = Hub(Arc::new(HubInner {
             config,
@@ -129,11 +184,15 @@ impl Hub {
             tables: RwLock::new(HashMap::new()),
             rooms: Mutex::new(HashMap::new()),
             room_creators: Mutex::new(HashMap::new()),
+            waiting_owners: Mutex::new(HashMap::new()),
             room_guesses,
+            quotas,
             sockets,
             pools: tokio::sync::Mutex::new(HashMap::new()),
             changes,
             overview,
+            metrics: Default::default(),
+            closing: tokio::sync::watch::Sender::new(false),
         }));
         tokio::spawn(overview::run(hub.clone(), changed, bases));
         for saved in restored {
@@ -145,7 +204,7 @@ impl Hub {
     /// Runs a table read back from the journal.
     fn reopen(&self, saved: Restored) {
         let table = Table::restore(saved, self.0.config.reconnect.as_millis() as u64, self.now_ms());
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::channel(TABLE_QUEUE);
         let handle = Arc::new(TableHandle {
             id: table.id,
             room_code: table.room_code.clone(),
@@ -203,6 +262,62 @@ impl Hub {
         self.0.sockets.admit(address.0)
     }
 
+    /// Stops every table (their players are told the server is
+    /// restarting; the journal keeps each game as it stands) and closes the
+    /// overview feeds; new sockets are refused from now on.
+    pub fn shut_down(&self) {
+        self.0.closing.send_replace(true);
+        for handle in self.all_tables() {
+            handle.send_surely(Command::Shutdown);
+        }
+    }
+
+    /// Whether the server is stopping.
+    pub fn is_closing(&self) -> bool {
+        *self.0.closing.borrow()
+    }
+
+    /// Resolves once the server starts stopping.
+    pub async fn closing(&self) {
+        let mut closing = self.0.closing.subscribe();
+        let _ = closing.wait_for(|&c| c).await;
+    }
+
+    /// After [`Hub::shut_down`]: waits, at most `within`, for every table
+    /// to stop and the archive to take every finished game. Returns whether
+    /// all did in time (what did not is still in the journal).
+    pub async fn drained(&self, within: std::time::Duration) -> bool {
+        tokio::time::timeout(within, async {
+            use crate::server::metrics::ConnectionKind;
+            // Tables first, then the sockets they let go, so every player
+            // has had the last word before the process ends.
+            let sockets = || {
+                [ConnectionKind::Player, ConnectionKind::Spectator, ConnectionKind::Feed]
+                    .into_iter()
+                    .map(|k| self.0.metrics.connections(k))
+                    .sum::<i64>()
+            };
+            while self.table_count() > 0 || sockets() > 0 {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            if let Some(archive) = &self.0.archive {
+                archive.drained().await;
+            }
+        })
+        .await
+        .is_ok()
+    }
+
+    /// Tables open now.
+    pub fn table_count(&self) -> usize {
+        self.0.tables.read().map_or(0, |t| t.len())
+    }
+
+    /// The per-minute quotas of client addresses.
+    pub fn quotas(&self) -> &Quotas {
+        &self.0.quotas
+    }
+
     pub fn feeds(&self) -> &overview::Feeds {
         &self.0.overview
     }
@@ -210,6 +325,36 @@ impl Hub {
     /// A fresh secret for a seat.
     pub fn new_token(&self) -> String {
         token::new_token()
+    }
+
+    /// A table broke an invariant: counted for `/metrics` and logged; in a
+    /// debug build (every test) it stops the table's task loudly, unless a
+    /// simulation wants to count on.
+    /// With `HEXARENA_REGRESSIONS_DIR` set, the table's replay is written
+    /// there first, for a test to replay.
+    pub(crate) fn judge_violation(&self, table_id: u64, violation: &table::Violation, replay: Option<&table::Replay>) {
+        self.0.metrics.judge_violation();
+        tracing::error!(table = table_id, %violation, "judge");
+        if let (Some(dir), Some(replay)) = (&self.0.config.regressions_dir, replay) {
+            let mut replay = replay.clone();
+            replay.violation = Some(violation.to_string());
+            let path = dir.join(format!("table-{table_id}-{}.json", self.now_ms()));
+            let written = serde_json::to_string_pretty(&replay)
+                .map_err(std::io::Error::other)
+                .and_then(|text| std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)));
+            match written {
+                Ok(()) => tracing::error!(path = %path.display(), "replay of the broken table written"),
+                Err(e) => tracing::error!(error = %e, "the replay could not be written"),
+            }
+        }
+        if self.0.config.panic_on_violation {
+            panic!("table {table_id}: {violation}");
+        }
+    }
+
+    /// What the server counts, for `/metrics`.
+    pub fn metrics(&self) -> &crate::server::metrics::Metrics {
+        &self.0.metrics
     }
 
     /// A connection queue with a new id.
@@ -279,6 +424,7 @@ impl Hub {
         if let Ok(mut creators) = self.0.room_creators.lock() {
             creators.remove(&id);
         }
+        self.stop_waiting(id);
         self.mark_changed(id);
     }
 }

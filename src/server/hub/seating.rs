@@ -28,6 +28,12 @@ pub enum JoinError {
     TooManyGuesses(RetryAfter),
     /// The address has this many rooms open already.
     TooManyRooms(u32),
+    /// The address has created rooms this fast lately.
+    RoomsTooFast(RetryAfter),
+    /// The address has this many quick-match tables waiting already.
+    TooManyTables(u32),
+    /// Matchmaking keeps this many kinds of game waiting already.
+    TooManyPools,
     Seat(SeatError),
 }
 
@@ -43,6 +49,9 @@ impl JoinError {
             JoinError::NoSuchRoom => ErrorCode::NoSuchRoom,
             JoinError::TooManyGuesses(_) => ErrorCode::TooManyAttempts,
             JoinError::TooManyRooms(_) => ErrorCode::TooManyRooms,
+            JoinError::RoomsTooFast(_) => ErrorCode::TooManyRequests,
+            JoinError::TooManyTables(_) => ErrorCode::TooManyTables,
+            JoinError::TooManyPools => ErrorCode::TooManyPools,
             JoinError::Seat(e) => e.code(),
         }
     }
@@ -59,6 +68,14 @@ impl JoinError {
                 ErrorCode::TooManyRooms,
                 format!("You have {n} private rooms open already: play in one, or let one expire, first"),
             ),
+            JoinError::RoomsTooFast(wait) => Refusal::new(
+                ErrorCode::TooManyRequests,
+                format!("You have created rooms too quickly: try again in {} s", wait.seconds()),
+            ),
+            JoinError::TooManyTables(n) => Refusal::new(
+                ErrorCode::TooManyTables,
+                format!("You have {n} games waiting for an opponent already: play one first"),
+            ),
             other => other.code().into(),
         }
     }
@@ -66,9 +83,11 @@ impl JoinError {
 
 impl Hub {
     /// Opens a private room for the person at `address`, unless that
-    /// address has `HEXARENA_ROOMS_PER_ADDRESS` rooms open already.
+    /// address has `HEXARENA_ROOMS_PER_ADDRESS` rooms open already or has
+    /// created `HEXARENA_ROOMS_PER_MINUTE` this minute.
     pub fn open_room(&self, options: TableOptions, address: ClientAddress) -> Result<Arc<TableHandle>, JoinError> {
         let limit = self.0.config.rooms_per_address;
+        self.0.quotas.rooms.take(address.0, std::time::Instant::now()).map_err(JoinError::RoomsTooFast)?;
         let ip = address.0.filter(|_| limit > 0);
         if let Some(ip) = ip {
             let open = self.0.room_creators.lock().map_or(0, |c| c.values().filter(|&&a| a == ip).count());
@@ -103,7 +122,7 @@ impl Hub {
         } else {
             None
         };
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::channel(super::TABLE_QUEUE);
         let handle =
             Arc::new(TableHandle { id, room_code: room_code.clone(), commands: tx, dirty: AtomicBool::new(false) });
         tables.insert(id, handle.clone());
@@ -114,14 +133,28 @@ impl Hub {
     }
 
     /// Seats a player in the first waiting table of their pool, or opens
-    /// one and waits there.
+    /// one and waits there (unless the address has
+    /// `HEXARENA_WAITING_TABLES_PER_ADDRESS` waiting already, or the pool
+    /// would be one more than `HEXARENA_MAX_POOLS`).
     pub async fn quick_match(
         &self,
         options: TableOptions,
         who: Arrival,
         conn: Conn,
+        address: ClientAddress,
     ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
         let mut pools = self.0.pools.lock().await;
+        let max_pools = self.0.config.max_pools as usize;
+        if max_pools > 0 && !pools.contains_key(&options) && pools.len() >= max_pools {
+            // Pools whose tables have all been taken or closed no longer count.
+            pools.retain(|_, queue| {
+                queue.retain(|&id| self.table(id).is_some());
+                !queue.is_empty()
+            });
+            if pools.len() >= max_pools {
+                return Err(JoinError::TooManyPools);
+            }
+        }
         let queue = pools.entry(options).or_default();
         let mut conn = Some(conn);
         while let Some(&id) = queue.front() {
@@ -133,6 +166,7 @@ impl Hub {
             match self.seat(&handle, who.clone(), c, true).await {
                 Ok(seat) => {
                     queue.pop_front();
+                    self.stop_waiting(id);
                     return Ok((handle, seat));
                 }
                 Err((_, back)) => {
@@ -142,10 +176,29 @@ impl Hub {
             }
         }
         let conn = conn.ok_or(JoinError::NoSuchTable)?;
+        let limit = self.0.config.waiting_tables_per_address;
+        let ip = address.0.filter(|_| limit > 0);
+        if let Some(ip) = ip {
+            let waiting = self.0.waiting_owners.lock().map_or(0, |w| w.values().filter(|&&a| a == ip).count());
+            if waiting >= limit as usize {
+                return Err(JoinError::TooManyTables(limit));
+            }
+        }
         let handle = self.open_table(options, false)?;
         let seat = self.seat(&handle, who, conn, true).await.map_err(|(e, _)| e)?;
         queue.push_back(handle.id);
+        if let (Some(ip), Ok(mut owners)) = (ip, self.0.waiting_owners.lock()) {
+            owners.insert(handle.id, ip);
+        }
         Ok((handle, seat))
+    }
+
+    /// A waiting table found its opponent (or closed): it no longer counts
+    /// against its opener's address.
+    pub(crate) fn stop_waiting(&self, id: u64) {
+        if let Ok(mut owners) = self.0.waiting_owners.lock() {
+            owners.remove(&id);
+        }
     }
 
     /// Seats a player at table `id` if it waits for an opponent (hexgame's
@@ -166,6 +219,7 @@ impl Hub {
         }
         let seat = self.seat(&handle, who, conn, false).await.map_err(|(e, _)| e)?;
         self.unlist(id, snapshot_options(&snapshot)).await;
+        self.stop_waiting(id);
         Ok((handle, seat))
     }
 
@@ -229,9 +283,10 @@ impl Hub {
         let (reply, answer) = oneshot::channel();
         let token = self.new_token();
         if let Err(refused) =
-            handle.commands.send(Command::Join(Box::new(actor::JoinRequest { who, token, conn, quick, reply })))
+            handle.commands.try_send(Command::Join(Box::new(actor::JoinRequest { who, token, conn, quick, reply })))
         {
-            let conn = match refused.0 {
+            let (mpsc::error::TrySendError::Full(command) | mpsc::error::TrySendError::Closed(command)) = refused;
+            let conn = match command {
                 Command::Join(request) => Some(request.conn),
                 _ => None,
             };

@@ -6,18 +6,19 @@ use std::sync::Arc;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::SinkExt;
-
-use std::time::Duration;
+use tokio::time::Instant;
 
 use super::actor::Command;
 use super::conn::Frame;
 use super::liveness::{Liveness, Pulse};
+use super::rate::{Rates, Verdict};
 use super::table::Arrival;
-use super::{Hub, JoinError, TableHandle};
+use super::{Hub, JoinError, NotQueued, TableHandle};
 use crate::online::{
     ClientMessage, Dialect, ErrorCode, PlayerId, Refusal, ServerMessage, TableOptions, parse_client_message,
 };
 use crate::server::client_address::ClientAddress;
+use crate::server::metrics::ConnectionKind;
 
 /// Frames a seated player may have queued before being dropped as too slow.
 pub const PLAYER_QUEUE: usize = 256;
@@ -28,8 +29,8 @@ const POLICY: u16 = 1008;
 
 /// How a player takes a seat.
 pub enum Seating {
-    /// Matchmaking in the pool of these options.
-    Quick(TableOptions, Arrival),
+    /// Matchmaking in the pool of these options, from this address.
+    Quick(TableOptions, Arrival, ClientAddress),
     /// A table by id (hexgame's `/ws/join-slot`).
     Table(u64, Arrival),
     /// A private room by code, from this address (wrong codes count).
@@ -46,6 +47,11 @@ pub async fn refuse(mut socket: WebSocket, refusal: impl Into<Refusal>) {
 
 /// Seats the player, then relays until the socket closes.
 pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seating) {
+    if hub.is_closing() {
+        hub.metrics().refused(ErrorCode::ServerRestarting);
+        return refuse(socket, ErrorCode::ServerRestarting).await;
+    }
+    let _counted = hub.metrics().connection(ConnectionKind::Player);
     let (conn, rx) = hub.new_conn(dialect, PLAYER_QUEUE);
     let conn_id = conn.id;
     // The seating and relaying futures are boxed one after the other: inline,
@@ -53,7 +59,7 @@ pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seatin
     // lives, and idle connections are many.
     let seated: Result<(Arc<TableHandle>, PlayerId), JoinError> = Box::pin(async {
         match seating {
-            Seating::Quick(options, who) => hub.quick_match(options, who, conn).await,
+            Seating::Quick(options, who, address) => hub.quick_match(options, who, conn, address).await,
             Seating::Table(id, who) => hub.join_table(id, who, conn).await,
             Seating::Room(code, who, address) => hub.join_room(&code, who, conn, address).await,
             Seating::Resume(id, token) => hub.reconnect(id, token, conn).await,
@@ -61,18 +67,34 @@ pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seatin
     })
     .await;
     match seated {
-        Ok((table, _)) => Box::pin(relay(socket, rx, &table, conn_id, dialect, true, hub.config().ping)).await,
-        Err(e) => Box::pin(refuse(socket, e.refusal())).await,
+        Ok((table, seat)) => {
+            tracing::info!(conn = conn_id, table = table.id, ?seat, ?dialect, "seated");
+            Box::pin(relay(socket, rx, &table, conn_id, dialect, true, &hub)).await;
+            tracing::info!(conn = conn_id, table = table.id, "player left");
+        }
+        Err(e) => {
+            hub.metrics().refused(e.code());
+            tracing::info!(conn = conn_id, reason = e.code().name(), "seat refused");
+            Box::pin(refuse(socket, e.refusal())).await
+        }
     }
 }
 
 /// Adds a spectator to table `id` and relays its view.
 pub async fn watch(socket: WebSocket, hub: Hub, id: u64) {
+    if hub.is_closing() {
+        hub.metrics().refused(ErrorCode::ServerRestarting);
+        return refuse(socket, ErrorCode::ServerRestarting).await;
+    }
+    let _counted = hub.metrics().connection(ConnectionKind::Spectator);
     let (conn, rx) = hub.new_conn(Dialect::Browser, WATCHER_QUEUE);
     let conn_id = conn.id;
     match hub.watch(id, conn) {
-        Some(table) => Box::pin(relay(socket, rx, &table, conn_id, Dialect::Browser, false, hub.config().ping)).await,
-        None => Box::pin(refuse(socket, ErrorCode::NoLiveGame)).await,
+        Some(table) => Box::pin(relay(socket, rx, &table, conn_id, Dialect::Browser, false, &hub)).await,
+        None => {
+            hub.metrics().refused(ErrorCode::NoLiveGame);
+            Box::pin(refuse(socket, ErrorCode::NoLiveGame)).await
+        }
     }
 }
 
@@ -83,9 +105,10 @@ async fn relay(
     conn_id: u64,
     dialect: Dialect,
     seated: bool,
-    ping: Duration,
+    hub: &Hub,
 ) {
-    let mut liveness = Liveness::new(ping);
+    let mut liveness = Liveness::new(hub.config().ping);
+    let mut rates = Rates::new(hub.config(), Instant::now());
     loop {
         tokio::select! {
             frame = rx.recv() => {
@@ -124,16 +147,34 @@ async fn relay(
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 };
-                let answer = match parse_client_message(&text, dialect) {
-                    Err(e) => Some(ServerMessage::error(e)),
+                let parsed: Result<ClientMessage, Refusal> = match rates.frame(Instant::now()) {
+                    Verdict::Take => parse_client_message(&text, dialect).map_err(Refusal::from),
+                    Verdict::Refuse(code) => Err(code.into()),
+                    Verdict::Close => break,
+                };
+                let parsed = match parsed.map(|m| (rates.message(&m, Instant::now()), m)) {
+                    Ok((Verdict::Take, m)) => Ok(m),
+                    Ok((Verdict::Refuse(code), _)) => Err(code.into()),
+                    Ok((Verdict::Close, _)) => break,
+                    Err(e) => Err(e),
+                };
+                let answer = match parsed {
+                    Err(e) => {
+                        hub.metrics().refused(e.code);
+                        tracing::info!(conn = conn_id, reason = e.code.name(), "frame refused");
+                        Some(ServerMessage::error(e))
+                    }
                     Ok(ClientMessage::Ping) => Some(ServerMessage::Pong {}),
                     Ok(ClientMessage::Hello) => Some(ServerMessage::Hello { protocol_version: crate::online::PROTOCOL_VERSION }),
-                    Ok(_) if !seated => Some(ServerMessage::error(ErrorCode::SpectatorCannotAct)),
+                    Ok(_) if !seated => {
+                        hub.metrics().refused(ErrorCode::SpectatorCannotAct);
+                        Some(ServerMessage::error(ErrorCode::SpectatorCannotAct))
+                    }
                     Ok(message) => {
-                        if !table.send(Command::FromSeat { conn_id, message }) {
-                            Some(ServerMessage::error(ErrorCode::GameClosed))
-                        } else {
-                            None
+                        match table.try_send(Command::FromSeat { conn_id, message }) {
+                            Ok(()) => None,
+                            Err(NotQueued::Busy) => Some(ServerMessage::error(ErrorCode::TooFast)),
+                            Err(NotQueued::Closed) => Some(ServerMessage::error(ErrorCode::GameClosed)),
                         }
                     }
                 };
@@ -143,5 +184,5 @@ async fn relay(
             }
         }
     }
-    table.send(Command::Gone { conn_id });
+    table.send_surely(Command::Gone { conn_id });
 }

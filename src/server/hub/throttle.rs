@@ -1,6 +1,8 @@
-//! Counting failures per client address over a sliding minute, so that
-//! guessing (room codes, for now) slows to a crawl while a person who
-//! mistypes a code once or twice never notices.
+//! Counting per client address over a minute: failures over a sliding
+//! minute ([`Throttle`]), so that guessing room codes slows to a crawl while
+//! a person who mistypes a code once or twice never notices; and requests
+//! of one kind per minute ([`Quota`]: room creation, name registration,
+//! server-function calls), so that one client cannot take what all share.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
@@ -79,6 +81,44 @@ impl Throttle {
     }
 }
 
+/// Requests per address per minute, counted in fixed one-minute windows
+/// that start at an address's first request (one counter per address, so
+/// a quota of hundreds costs no more than a quota of one).
+#[derive(Debug)]
+pub struct Quota {
+    /// Requests allowed per minute; 0 means no limit.
+    limit: u32,
+    windows: Mutex<HashMap<IpAddr, (Instant, u32)>>,
+}
+
+impl Quota {
+    pub fn new(limit: u32) -> Quota {
+        Quota { limit, windows: Mutex::new(HashMap::new()) }
+    }
+
+    /// Counts one request from `address`, or says how long it must wait.
+    /// An unknown address is never limited.
+    pub fn take(&self, address: Option<IpAddr>, now: Instant) -> Result<(), RetryAfter> {
+        let (Some(address), true) = (address, self.limit > 0) else { return Ok(()) };
+        let Ok(mut windows) = self.windows.lock() else { return Ok(()) };
+        if windows.len() >= MAX_ADDRESSES && !windows.contains_key(&address) {
+            windows.retain(|_, (start, _)| now.duration_since(*start) < WINDOW);
+            if windows.len() >= MAX_ADDRESSES {
+                return Ok(());
+            }
+        }
+        let (start, count) = windows.entry(address).or_insert((now, 0));
+        if now.duration_since(*start) >= WINDOW {
+            (*start, *count) = (now, 0);
+        }
+        if *count >= self.limit {
+            return Err(RetryAfter(WINDOW.saturating_sub(now.duration_since(*start))));
+        }
+        *count += 1;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +138,19 @@ mod tests {
         assert_eq!(t.check(None, start), Ok(()));
         assert_eq!(t.check(Some(a), start + Duration::from_secs(60)), Ok(()));
         assert_eq!(Throttle::new(0).check(Some(a), start), Ok(()), "0 means no limit");
+    }
+
+    #[test]
+    fn a_quota_refuses_past_its_limit_until_the_minute_is_over() {
+        let q = Quota::new(3);
+        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        let start = Instant::now();
+        for i in 0..3 {
+            assert_eq!(q.take(Some(a), start + Duration::from_secs(i)), Ok(()));
+        }
+        assert_eq!(q.take(Some(a), start + Duration::from_secs(15)).unwrap_err().seconds(), 45);
+        assert_eq!(q.take(Some(b), start), Ok(()), "another address is not affected");
+        assert_eq!(q.take(Some(a), start + Duration::from_secs(60)), Ok(()), "a new minute");
+        assert!((0..1000).all(|_| Quota::new(0).take(Some(a), start).is_ok()), "0 means no limit");
     }
 }

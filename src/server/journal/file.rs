@@ -178,7 +178,7 @@ impl Writer {
                 match Writer::compacted(&self.path, std::mem::take(&mut self.set), self.least) {
                     Ok(fresh) => self = fresh,
                     Err(e) => {
-                        eprintln!("hexarena: {e}; the journal keeps growing");
+                        tracing::warn!(error = %e, "journal compaction failed; the journal keeps growing");
                         self.set = read(&self.path).unwrap_or_default();
                         self.compact_after = self.appended * 2;
                     }

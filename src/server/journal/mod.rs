@@ -29,14 +29,31 @@ use crate::server::archive::FinishedGame;
 pub use file::{FileJournalError, load as load_file};
 pub use live_set::LiveSet;
 
-/// A seat as the journal keeps it, secret included.
+/// A seat as the journal keeps it: its token only hashed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedSeat {
     pub name: Option<String>,
     pub model: Option<String>,
     #[serde(default)]
     pub player_id: Option<String>,
-    pub token: String,
+    /// The SHA-256 of the seat's reconnect token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_hash: Option<String>,
+    /// The token itself, as journals written before hashing kept it; read
+    /// (and hashed) so that games in play survive the upgrade, never written.
+    #[serde(default, skip_serializing)]
+    pub token: Option<String>,
+}
+
+impl SavedSeat {
+    /// The hash of the seat's token, whichever way it was kept.
+    pub fn token_hash(&self) -> String {
+        match (&self.token_hash, &self.token) {
+            (Some(hash), _) => hash.clone(),
+            (None, Some(token)) => crate::server::hub::token::token_hash(token),
+            (None, None) => String::new(),
+        }
+    }
 }
 
 /// A table's state between moves.
@@ -164,12 +181,14 @@ impl JournalHealth {
         JournalHealth(Arc::new(AtomicBool::new(true)))
     }
 
-    /// Records how a write went; the failure is said on stderr once.
+    /// Records how a write went; a failure is logged once, and so is the recovery.
     fn record(&self, outcome: &Result<(), JournalFailure>) {
         let was = self.0.swap(outcome.is_ok(), Ordering::AcqRel);
         match outcome {
-            Err(e) if was => eprintln!("hexarena: {e}; tables that write to it stop until it works again"),
-            Ok(()) if !was => eprintln!("hexarena: the journal of games in play is written again"),
+            Err(e) if was => {
+                tracing::error!(error = %e, "journal failing; tables that write to it stop until it works")
+            }
+            Ok(()) if !was => tracing::info!("the journal of games in play is written again"),
             _ => {}
         }
     }

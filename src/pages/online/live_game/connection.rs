@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::super::live_socket::{LiveSocket, SocketSlot, encode};
 use crate::online::messages::{ChatLine, DisconnectReason};
-use crate::online::{ClientMessage, Phase, PlayerId, ServerMessage, TableView};
+use crate::online::{ClientMessage, Credentials, Phase, PlayerId, ServerMessage, TableView};
 
 /// How this page takes part in the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,10 +40,10 @@ fn stored_seat(id: u64) -> Option<(PlayerId, String)> {
     Some((PlayerId::from_number(player.parse().ok()?)?, token.to_string()))
 }
 
-/// `&player=…&secret=…` for a browser with a registered name.
-fn identity_query() -> String {
+/// The registered name this browser holds, as the socket's credentials.
+fn identity() -> Credentials {
     super::super::play_online::stored_identity()
-        .map(|i| format!("&player={}&secret={}", encode(&i.id), encode(&i.secret)))
+        .map(|i| Credentials { player: Some(i.id), secret: Some(i.secret), token: None })
         .unwrap_or_default()
 }
 
@@ -124,28 +124,29 @@ impl Live {
             })
     }
 
-    /// The socket address for what this page should be now.
-    fn url(self) -> String {
+    /// The socket address for what this page should be now, and the
+    /// credentials its first frame carries (never in the address).
+    fn url(self) -> (String, Option<Credentials>) {
         let seating = self.seating.get_value();
         match (&seating, self.table_id.get_untracked()) {
             (_, Some(id)) if stored_seat(id).is_some() => {
                 let (_, token) = stored_seat(id).unwrap_or((PlayerId::Red, String::new()));
-                format!("/ws/play?mode=resume&game={id}&token={}", encode(&token))
+                (format!("/ws/play?mode=resume&game={id}"), Some(Credentials { token: Some(token), ..identity() }))
             }
             (Seating::Table { join: Some(code), name, .. }, Some(_)) if !self.joining.get_value() => {
                 self.joining.set_value(true);
                 let name = name.clone().or_else(|| crate::browser::load("hexarena.name")).unwrap_or_default();
-                format!("/ws/play?mode=room&code={}&name={}{}", encode(code), encode(&name), identity_query())
+                (format!("/ws/play?mode=room&code={}&name={}", encode(code), encode(&name)), Some(identity()))
             }
-            (_, Some(id)) => format!("/ws/watch?game={id}"),
-            (Seating::Quick { query, .. }, None) => format!("/ws/play?{query}{}", identity_query()),
-            (Seating::Table { .. }, None) => String::new(),
+            (_, Some(id)) => (format!("/ws/watch?game={id}"), None),
+            (Seating::Quick { query, .. }, None) => (format!("/ws/play?{query}"), Some(identity())),
+            (Seating::Table { .. }, None) => (String::new(), None),
         }
     }
 
     /// Opens the socket; a lost connection tries again with a growing pause.
     pub fn open(self) {
-        let path = self.url();
+        let (path, credentials) = self.url();
         if path.is_empty() {
             return;
         }
@@ -166,7 +167,8 @@ impl Live {
             let delay = std::time::Duration::from_millis(500 * u64::from((n + 1).min(10)));
             set_timeout(move || self.open(), delay);
         };
-        self.socket.set(LiveSocket::open(&path, move |text| self.on_text(&text), on_close));
+        let first = credentials.map(|c| c.to_json());
+        self.socket.set(LiveSocket::open(&path, first, move |text| self.on_text(&text), on_close));
     }
 
     fn on_text(self, text: &str) {
@@ -187,7 +189,13 @@ impl Live {
                 self.retries.set_value(0);
                 self.link.set(Link::Open);
             }
-            ServerMessage::State(view) => {
+            ServerMessage::State(mut view) => {
+                if view.finished_omitted {
+                    // Unchanged since the last view: keep the games we have.
+                    view.finished =
+                        self.table.with_untracked(|t| t.as_ref().map(|t| t.finished.clone())).unwrap_or_default();
+                    view.finished_omitted = false;
+                }
                 self.link.set(Link::Open);
                 self.stamp.set(now_ms());
                 self.table.set(Some(*view));

@@ -4,7 +4,7 @@
 use super::effects::{Out, To};
 use super::{Millis, Table};
 use crate::online::messages::DisconnectReason;
-use crate::online::{GameEnd, Phase, PlayerId};
+use crate::online::{ErrorCode, GameEnd, Phase, PlayerId, ServerMessage};
 use crate::server::journal::Entry;
 
 impl Table {
@@ -45,6 +45,24 @@ impl Table {
         {
             self.charge_clock(now);
             out.extend(self.finish_game(turn.opponent(), GameEnd::Timeout, now));
+        }
+        out
+    }
+
+    /// Closes a table that has waited too long for its players: whoever
+    /// sits there is told why, and the journal lets it go.
+    pub fn expire(&mut self) -> Vec<Out> {
+        if self.phase() != Phase::Waiting {
+            return Vec::new();
+        }
+        let mut out = vec![
+            Out::Journal(Entry::Closed(self.id)),
+            Out::Send(To::Players, ServerMessage::error(ErrorCode::TableExpired)),
+        ];
+        for id in PlayerId::BOTH {
+            if self.seats[id].take().is_some() {
+                out.push(Out::Close(id));
+            }
         }
         out
     }

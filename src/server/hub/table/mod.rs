@@ -11,7 +11,9 @@
 
 mod clock;
 mod effects;
+mod judge;
 mod records;
+mod replay;
 mod seat;
 mod views;
 
@@ -22,6 +24,8 @@ use crate::online::{ErrorCode, GameEnd, Phase, PlayerId, Refusal, ServerMessage,
 use crate::server::journal::{Entry, LiveMove};
 
 pub use effects::{Out, To};
+pub use judge::Violation;
+pub use replay::{Action, Broken, Replay, Step};
 pub use seat::{Arrival, Seat, SeatError};
 pub use views::Audience;
 
@@ -329,5 +333,7 @@ fn capitalised(text: &str) -> String {
     }
 }
 
+#[cfg(test)]
+mod machine_tests;
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@ use crate::server::journal::{Entry, LiveHeader, Restored, SavedSeat};
 use super::Out;
 
 impl Table {
-    /// The table's header as the journal keeps it, tokens included.
+    /// The table's header as the journal keeps it, tokens hashed.
     pub(super) fn journal_header(&self) -> Out {
         Out::Journal(Entry::Header(Box::new(LiveHeader {
             id: self.id,
@@ -22,7 +22,8 @@ impl Table {
                     name: s.name.clone(),
                     model: s.model.clone(),
                     player_id: s.player_id.clone(),
-                    token: s.token.clone(),
+                    token_hash: Some(s.token_hash.clone()),
+                    token: None,
                 })
             }),
             game_number: self.game_number,
@@ -70,10 +71,10 @@ impl Table {
         let base = t.base_clock();
         t.seats = h.seats.map(|seat| {
             seat.map(|s| Seat {
+                token_hash: s.token_hash(),
                 name: s.name,
                 model: s.model,
                 player_id: s.player_id,
-                token: s.token,
                 connected: false,
                 away_since: Some(now),
                 clock_ms: base,

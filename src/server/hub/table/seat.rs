@@ -5,7 +5,7 @@ use super::effects::{Out, To};
 use super::{Millis, Table};
 use crate::online::messages::DisconnectReason;
 use crate::online::{ErrorCode, Phase, PlayerId, ServerMessage};
-use crate::server::hub::token::constant_time_eq;
+use crate::server::hub::token::{constant_time_eq, token_hash};
 
 /// A seated player.
 #[derive(Clone, Debug)]
@@ -13,7 +13,9 @@ pub struct Seat {
     pub name: Option<String>,
     pub model: Option<String>,
     pub player_id: Option<String>,
-    pub token: String,
+    /// The SHA-256 of the seat's reconnect token: the token itself is told
+    /// to its player once and kept nowhere.
+    pub token_hash: String,
     pub connected: bool,
     /// When the player dropped, while they are away.
     pub away_since: Option<Millis>,
@@ -52,7 +54,8 @@ impl SeatError {
 impl Table {
     /// The seat whose token is `token`, compared in constant time.
     pub fn seat_of_token(&self, token: &str) -> Option<PlayerId> {
-        PlayerId::BOTH.into_iter().find(|&p| self.seat(p).is_some_and(|s| constant_time_eq(&s.token, token)))
+        let hash = token_hash(token);
+        PlayerId::BOTH.into_iter().find(|&p| self.seat(p).is_some_and(|s| constant_time_eq(&s.token_hash, &hash)))
     }
 
     /// Seats a new player in the first free seat (Red first).
@@ -69,7 +72,7 @@ impl Table {
             name: who.name,
             model: who.model,
             player_id: who.player_id,
-            token,
+            token_hash: token_hash(&token),
             connected: true,
             away_since: None,
             clock_ms,
@@ -79,7 +82,7 @@ impl Table {
             self.start_game(now);
         }
         // The seat's token is kept before the player is told it.
-        let mut out = vec![self.journal_header(), Out::to_seat(id, ServerMessage::Joined(self.joined(id)))];
+        let mut out = vec![self.journal_header(), Out::to_seat(id, ServerMessage::Joined(self.joined(id, &token)))];
         out.push(if both { Out::Send(To::Everyone, self.game_start()) } else { Out::to_seat(id, self.waiting()) });
         Ok((id, out))
     }
@@ -143,7 +146,8 @@ impl Table {
         let opponent_here = self.seat(id.opponent()).is_some_and(|s| s.connected);
         let clock_ms = self.base_clock();
         *self = Table::new(self.id, self.options, self.room_code.take(), self.reconnect_ms);
-        self.seats.red = Some(Seat { token, connected: true, away_since: None, clock_ms, ..keeper });
+        let hash = token_hash(&token);
+        self.seats.red = Some(Seat { token_hash: hash, connected: true, away_since: None, clock_ms, ..keeper });
         let mut out = vec![self.journal_header()];
         if opponent_here {
             out.push(Out::to_seat(
@@ -153,7 +157,7 @@ impl Table {
             out.push(Out::Close(id.opponent()));
         }
         out.push(Out::Reseat { from: id, to: PlayerId::Red });
-        out.push(Out::to_seat(PlayerId::Red, ServerMessage::SlotKept(self.joined(PlayerId::Red))));
+        out.push(Out::to_seat(PlayerId::Red, ServerMessage::SlotKept(self.joined(PlayerId::Red, &token))));
         out.push(Out::to_seat(PlayerId::Red, self.waiting()));
         // A private room waits for its code again, never in public matchmaking.
         if self.room_code.is_none() {

@@ -27,14 +27,14 @@ struct Labels {
 
 impl Table {
     /// `joined` (and `slot_kept`) for seat `id`, with its own token.
-    pub(super) fn joined(&self, id: PlayerId) -> Joined {
+    pub(super) fn joined(&self, id: PlayerId, token: &str) -> Joined {
         Joined {
             slot_id: self.id,
             player: id,
             color: id.color().as_str().into(),
             board_size: self.options.size,
             series_length: self.options.series_length,
-            reconnect_token: self.seat(id).map(|s| s.token.clone()).unwrap_or_default(),
+            reconnect_token: token.to_string(),
             protocol_version: PROTOCOL_VERSION,
         }
     }
@@ -229,11 +229,21 @@ impl Table {
                 _ => None,
             },
             finished: self.finished.clone(),
+            finished_omitted: false,
         }
     }
 
     /// Our browser protocol's `state` message: the whole view.
     pub fn state_message(&self, now: Millis, audience: Audience) -> ServerMessage {
         ServerMessage::State(Box::new(self.view_for(now, audience)))
+    }
+
+    /// The `state` message for a connection that already has the series'
+    /// finished games: the view without them.
+    pub fn state_change(&self, now: Millis, audience: Audience) -> ServerMessage {
+        let mut view = self.view_for(now, audience);
+        view.finished = Vec::new();
+        view.finished_omitted = true;
+        ServerMessage::State(Box::new(view))
     }
 }

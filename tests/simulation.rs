@@ -1,0 +1,36 @@
+//! The simulation in CI: a bounded run of games through the real server
+//! with random, engine and hostile agents; the judge must find nothing.
+//! (`cargo run --release --example simulate -- --games 5000` runs a long one.)
+#![cfg(feature = "ssr")]
+
+mod common;
+#[path = "common/sim.rs"]
+mod sim;
+
+use std::time::Duration;
+
+use hexarena::server::hub::config::HubConfig;
+use sim::{Plan, run};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn six_hundred_hostile_games_break_no_invariant() {
+    let config = HubConfig {
+        judge: true,
+        panic_on_violation: false,
+        regressions_dir: Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions")),
+        // Short windows, so that vanished players forfeit within the run.
+        reconnect: Duration::from_secs(1),
+        // Every agent connects from this one machine.
+        connections_per_address: 0,
+        waiting_tables_per_address: 0,
+        ..HubConfig::default()
+    };
+    let addr = common::start_server_with(config).await;
+    let plan = Plan { games: 600, seed: 2026, pairs: 8, faults_per_mille: 60, deadline: Duration::from_secs(240) };
+    let report = run(addr, plan).await;
+    eprintln!("simulation: {report:?}");
+    assert_eq!(report.violations, 0, "the judge found broken tables; replays are in tests/regressions/");
+    assert!(report.games >= plan.games, "only {} games finished in {:?}", report.games, report.elapsed);
+    assert!(report.faults > 50, "faults were injected: {}", report.faults);
+    assert!(report.spectators > 0 && report.actions > 1000, "{report:?}");
+}
