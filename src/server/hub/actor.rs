@@ -81,12 +81,10 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
     let mut deserted_since: Option<Instant> = table.room_code.is_some().then(Instant::now);
     // Since when someone has sat here waiting for an opponent.
     let mut waiting_since: Option<Instant> = None;
-    let wait_expiry = hub.config().wait_expiry;
-    let watchers_per_table = hub.config().watchers_per_table as usize;
     // Set when a timer woke the task for nothing: a guard against spinning
     // on a deadline the table does not act on.
     let mut quiet_until: Option<Instant> = None;
-    let mut recorder = Recorder(hub.config().judge.then(|| Replay::of(&table)).flatten());
+    let mut recorder = Recorder(hub.config().judge.then(|| Replay::of(&table).map(Box::new)).flatten());
     loop {
         let wake = table.next_deadline(now()).map(|t| hub.instant_of(t)).map(|w| quiet_until.map_or(w, |q| w.max(q)));
         // A table that never started has nothing worth showing afterwards.
@@ -96,7 +94,7 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
             (None, None) => std::time::Duration::ZERO,
         };
         let until_gone = deserted_since.map(|t| t + linger);
-        let expiry = waiting_since.map(|t| t + wait_expiry);
+        let expiry = waiting_since.map(|t| t + hub.config().wait_expiry);
         let deadline = [wake, until_gone, expiry].into_iter().flatten().min();
         let command = tokio::select! {
             biased;
@@ -129,7 +127,7 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
                 recorder.note(t, Action::Join { token: token.clone() });
                 match table.join(who, token, t) {
                     Ok((id, o)) => {
-                        listeners.arrived(conn.id);
+                        listeners.arrived(&conn);
                         listeners.seats[id] = Some(conn);
                         out = o;
                         let _ = reply.send(Ok(id));
@@ -148,7 +146,7 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
                     Ok((id, o)) => {
                         // A page reload can race its own disconnect: the
                         // newer connection wins and the older one closes.
-                        listeners.arrived(conn.id);
+                        listeners.arrived(&conn);
                         listeners.seats[id] = Some(conn);
                         out = o;
                         let _ = reply.send(Ok(id));
@@ -160,12 +158,13 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
                 }
             }
             Some(Command::Watch { conn }) => {
-                if watchers_per_table > 0 && listeners.watchers.len() >= watchers_per_table {
+                let most = hub.config().watchers_per_table as usize;
+                if most > 0 && listeners.watchers.len() >= most {
                     // The refusal is queued before the connection is let go.
                     let _ = conn.send(Frame::Text(ServerMessage::error(ErrorCode::TooManyWatchers).to_json().into()));
                     continue;
                 }
-                listeners.arrived(conn.id);
+                listeners.arrived(&conn);
                 listeners.watchers.push(conn);
                 table.set_spectators(listeners.watchers.len() as u32);
             }
@@ -235,7 +234,7 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
         if hub.config().judge
             && let Err(violation) = table.judge(now())
         {
-            hub.judge_violation(table.id, &violation, recorder.0.as_ref());
+            hub.judge_violation(table.id, &violation, recorder.0.as_deref());
         }
         let waits = table.phase() == crate::online::Phase::Waiting && listeners.seats.iter().any(Option::is_some);
         waiting_since = if waits { waiting_since.or_else(|| Some(Instant::now())) } else { None };
@@ -254,8 +253,9 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
     hub.forget(table.id, table.room_code.as_deref());
 }
 
-/// The table's replay while the judge is on: every action, as applied.
-struct Recorder(Option<Replay>);
+/// The table's replay while the judge is on: every action, as applied
+/// (boxed: most tables never record, and every table's task holds this).
+struct Recorder(Option<Box<Replay>>);
 
 impl Recorder {
     fn note(&mut self, at: u64, action: Action) {

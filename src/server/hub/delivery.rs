@@ -27,9 +27,12 @@ pub struct Listeners {
 }
 
 impl Listeners {
-    /// A connection that needs the whole view next time.
-    pub fn arrived(&mut self, conn_id: u64) {
-        self.fresh.push(conn_id);
+    /// A connection that needs the whole view next time (a browser's or a
+    /// spectator's; hexgame v1 clients get no `state`).
+    pub fn arrived(&mut self, conn: &Conn) {
+        if conn.dialect == Dialect::Browser {
+            self.fresh.push(conn.id);
+        }
     }
 
     /// Sends `state` to browser seats and spectators: the whole view to a

@@ -8,29 +8,31 @@ use super::config::HubConfig;
 use crate::online::{ClientMessage, ErrorCode};
 
 /// A token bucket: `per_second` tokens a second, at most `burst` saved up.
+/// Kept small (every connection holds three): time is milliseconds since
+/// the connection's start.
 #[derive(Clone, Debug)]
 pub struct Bucket {
     per_second: u32,
-    burst: f64,
-    tokens: f64,
-    last: Instant,
+    burst: f32,
+    tokens: f32,
+    last_ms: u32,
 }
 
 impl Bucket {
     /// A full bucket; `per_second` 0 means no limit.
-    pub fn new(per_second: u32, burst: u32, now: Instant) -> Bucket {
-        let burst = f64::from(burst.max(1));
-        Bucket { per_second, burst, tokens: burst, last: now }
+    pub fn new(per_second: u32, burst: u32) -> Bucket {
+        let burst = burst.max(1) as f32;
+        Bucket { per_second, burst, tokens: burst, last_ms: 0 }
     }
 
-    /// Takes one token if there is one.
-    pub fn take(&mut self, now: Instant) -> bool {
+    /// Takes one token if there is one, at `now_ms` since the start.
+    pub fn take(&mut self, now_ms: u32) -> bool {
         if self.per_second == 0 {
             return true;
         }
-        let earned = now.saturating_duration_since(self.last).as_secs_f64() * f64::from(self.per_second);
+        let earned = now_ms.saturating_sub(self.last_ms) as f32 / 1000.0 * self.per_second as f32;
         self.tokens = (self.tokens + earned).min(self.burst);
-        self.last = now;
+        self.last_ms = now_ms;
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             true
@@ -53,6 +55,7 @@ pub enum Verdict {
 /// A connection's buckets, and how many frames in a row were refused.
 #[derive(Clone, Debug)]
 pub struct Rates {
+    start: Instant,
     frames: Bucket,
     moves: Bucket,
     chat: Bucket,
@@ -65,9 +68,10 @@ impl Rates {
     pub fn new(config: &HubConfig, now: Instant) -> Rates {
         let frames = config.frames_per_sec;
         Rates {
-            frames: Bucket::new(frames, frames.saturating_mul(2), now),
-            moves: Bucket::new(config.moves_per_sec, config.moves_per_sec.saturating_mul(2), now),
-            chat: Bucket::new(config.chat_lines_per_sec, config.chat_lines_per_sec.saturating_mul(5).max(5), now),
+            start: now,
+            frames: Bucket::new(frames, frames.saturating_mul(2)),
+            moves: Bucket::new(config.moves_per_sec, config.moves_per_sec.saturating_mul(2)),
+            chat: Bucket::new(config.chat_lines_per_sec, config.chat_lines_per_sec.saturating_mul(5).max(5)),
             refused_in_a_row: 0,
             patience: frames.saturating_mul(2).max(20),
         }
@@ -75,18 +79,25 @@ impl Rates {
 
     /// Counts any frame, before it is read.
     pub fn frame(&mut self, now: Instant) -> Verdict {
-        let ok = self.frames.take(now);
+        let ok = self.frames.take(self.ms(now));
         self.verdict(ok)
     }
 
     /// Counts a message by its kind, once read.
     pub fn message(&mut self, message: &ClientMessage, now: Instant) -> Verdict {
+        let at = self.ms(now);
         let ok = match message {
-            ClientMessage::Move { .. } | ClientMessage::BadMove(_) | ClientMessage::Swap => self.moves.take(now),
-            ClientMessage::Chat(_) => self.chat.take(now),
+            ClientMessage::Move { .. } | ClientMessage::BadMove(_) | ClientMessage::Swap => self.moves.take(at),
+            ClientMessage::Chat(_) => self.chat.take(at),
             _ => true,
         };
         self.verdict(ok)
+    }
+
+    /// Milliseconds since the connection's start (a connection that lives
+    /// past 49 days stops refilling, and is long gone before).
+    fn ms(&self, now: Instant) -> u32 {
+        u32::try_from(now.saturating_duration_since(self.start).as_millis()).unwrap_or(u32::MAX)
     }
 
     fn verdict(&mut self, ok: bool) -> Verdict {
@@ -107,14 +118,13 @@ mod tests {
 
     #[test]
     fn a_bucket_lets_a_burst_through_then_refills_at_its_rate() {
-        let start = Instant::now();
-        let mut b = Bucket::new(10, 20, start);
-        assert!((0..20).all(|_| b.take(start)), "the burst");
-        assert!(!b.take(start), "then nothing");
-        assert!(b.take(start + Duration::from_millis(100)), "one token per 100 ms");
-        assert!(!b.take(start + Duration::from_millis(100)));
-        let mut free = Bucket::new(0, 1, start);
-        assert!((0..10_000).all(|_| free.take(start)), "0 means no limit");
+        let mut b = Bucket::new(10, 20);
+        assert!((0..20).all(|_| b.take(0)), "the burst");
+        assert!(!b.take(0), "then nothing");
+        assert!(b.take(100), "one token per 100 ms");
+        assert!(!b.take(100));
+        let mut free = Bucket::new(0, 1);
+        assert!((0..10_000).all(|_| free.take(0)), "0 means no limit");
     }
 
     #[test]
