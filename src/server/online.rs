@@ -129,7 +129,7 @@ fn seat(
             Ok(seating) => socket::play(socket, hub, dialect, seating).await,
             Err(e) => {
                 hub.metrics().refused(e.code);
-                socket::refuse(socket, e).await
+                Box::pin(socket::refuse(socket, e)).await
             }
         }
     })
@@ -285,18 +285,20 @@ async fn play(
     let name = label(&params, "name");
     upgrade(ws).on_upgrade(move |mut socket| async move {
         let _held = permit;
-        let seating = match mode {
-            Ok(mode) => match first_frame(&mut socket, hub.config().handshake).await {
-                Ok(credentials) => browser_seating(&hub, mode, name, credentials, address).await,
-                Err(e) => Err(e),
-            },
-            Err(e) => Err(e),
-        };
+        // Boxed: the handshake and the player check (a database query) are
+        // done before the game, and the connection's task need not be
+        // sized for them while it lives.
+        let seating = Box::pin(async {
+            let mode = mode?;
+            let credentials = first_frame(&mut socket, hub.config().handshake).await?;
+            browser_seating(&hub, mode, name, credentials, address).await
+        })
+        .await;
         match seating {
             Ok(seating) => socket::play(socket, hub, Dialect::Browser, seating).await,
             Err(e) => {
                 hub.metrics().refused(e.code);
-                socket::refuse(socket, e).await
+                Box::pin(socket::refuse(socket, e)).await
             }
         }
     })
@@ -398,8 +400,8 @@ async fn watch(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: SocketPermi
         let _held = permit;
         match game {
             Ok(Some(id)) if id > 0 => socket::watch(socket, hub, id as u64).await,
-            Ok(_) => socket::refuse(socket, Refusal::bad_request("game is required")).await,
-            Err(e) => socket::refuse(socket, e).await,
+            Ok(_) => Box::pin(socket::refuse(socket, Refusal::bad_request("game is required"))).await,
+            Err(e) => Box::pin(socket::refuse(socket, e)).await,
         }
     })
 }

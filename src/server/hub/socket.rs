@@ -49,7 +49,9 @@ pub async fn refuse(mut socket: WebSocket, refusal: impl Into<Refusal>) {
 pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seating) {
     if hub.is_closing() {
         hub.metrics().refused(ErrorCode::ServerRestarting);
-        return refuse(socket, ErrorCode::ServerRestarting).await;
+        // Boxed like every stage here: inline, every connection's task would
+        // be sized for this rare refusal as long as it lives.
+        return Box::pin(refuse(socket, ErrorCode::ServerRestarting)).await;
     }
     let _counted = hub.metrics().connection(ConnectionKind::Player);
     let (conn, rx) = hub.new_conn(dialect, PLAYER_QUEUE);
@@ -84,7 +86,7 @@ pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seatin
 pub async fn watch(socket: WebSocket, hub: Hub, id: u64) {
     if hub.is_closing() {
         hub.metrics().refused(ErrorCode::ServerRestarting);
-        return refuse(socket, ErrorCode::ServerRestarting).await;
+        return Box::pin(refuse(socket, ErrorCode::ServerRestarting)).await;
     }
     let _counted = hub.metrics().connection(ConnectionKind::Spectator);
     let (conn, rx) = hub.new_conn(Dialect::Browser, WATCHER_QUEUE);
