@@ -3,6 +3,7 @@
 pub mod api_quota;
 pub mod archive;
 pub mod batch;
+pub mod browser_play;
 pub mod client_address;
 pub mod database;
 pub mod health;

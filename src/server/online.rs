@@ -1,7 +1,8 @@
 //! The live-play endpoints: hexgame protocol v1 (`/ws/matchmake`,
 //! `/ws/join-slot`, `/ws/reconnect`, `/slots`, `/ws/slots`,
-//! `/api/statistics`) and our browser protocol (`/ws/play`, `/ws/watch`,
-//! `/ws/overview`).
+//! `/api/statistics`) and our browser protocol's spectators and feeds
+//! (`/ws/watch`, `/ws/overview`); a browser player's `/ws/play` is in
+//! `browser_play.rs`.
 
 use std::collections::HashMap;
 
@@ -23,7 +24,9 @@ use super::hub::liveness::{Liveness, Pulse};
 use super::hub::socket::{self, Seating};
 use super::hub::table::Arrival;
 use super::metrics::ConnectionKind;
-use crate::online::{Credentials, Dialect, ErrorCode, Refusal, TableOptions, TimeControl};
+use crate::online::{Dialect, ErrorCode, Refusal, TableOptions};
+
+pub use super::browser_play::browser_options;
 
 /// The live-play routes, ready to merge into the app's router.
 pub fn routes<S: Clone + Send + Sync + 'static>(hub: Hub) -> Router<S> {
@@ -34,19 +37,19 @@ pub fn routes<S: Clone + Send + Sync + 'static>(hub: Hub) -> Router<S> {
         .route("/slots", get(slots))
         .route("/ws/slots", get(slots_feed))
         .route("/api/statistics", get(statistics))
-        .route("/ws/play", get(play))
+        .route("/ws/play", get(super::browser_play::play))
         .route("/ws/watch", get(watch))
         .route("/ws/overview", get(overview_feed))
         .route_layer(axum::middleware::from_fn(super::security::same_origin_sockets))
         .with_state(hub)
 }
 
-type Params = Query<HashMap<String, String>>;
+pub(super) type Params = Query<HashMap<String, String>>;
 
 /// A place for one more socket from the client's address, held for as long
 /// as the socket lives; past `HEXARENA_MAX_CONNECTIONS_PER_ADDRESS` the
 /// upgrade is refused with 429 before it costs anything.
-struct SocketPermit(#[allow(dead_code)] Permit);
+pub(super) struct SocketPermit(#[allow(dead_code)] Permit);
 
 impl FromRequestParts<Hub> for SocketPermit {
     type Rejection = Response;
@@ -63,12 +66,12 @@ impl FromRequestParts<Hub> for SocketPermit {
 /// Small buffers keep an idle connection cheap (they grow for a large frame
 /// and shrink back); frames above 64 KiB end the
 /// connection, frames above 4 KiB get hexgame's "Message too large".
-fn upgrade(ws: WebSocketUpgrade) -> WebSocketUpgrade {
+pub(super) fn upgrade(ws: WebSocketUpgrade) -> WebSocketUpgrade {
     ws.read_buffer_size(1024).write_buffer_size(1024).max_message_size(64 << 10).max_frame_size(64 << 10)
 }
 
 /// A whole number from the query, or the error text hexgame would give.
-fn integer(params: &HashMap<String, String>, key: &str) -> Result<Option<i64>, Refusal> {
+pub(super) fn integer(params: &HashMap<String, String>, key: &str) -> Result<Option<i64>, Refusal> {
     match params.get(key) {
         None => Ok(None),
         Some(v) => {
@@ -87,7 +90,7 @@ fn slot_id(params: &HashMap<String, String>, missing: ErrorCode) -> Result<u64, 
 }
 
 /// A display label as hexgame cleans it: printable, trimmed, at most 80 characters.
-fn label(params: &HashMap<String, String>, key: &str) -> Option<String> {
+pub(super) fn label(params: &HashMap<String, String>, key: &str) -> Option<String> {
     let cleaned: String = params.get(key)?.chars().filter(|c| !c.is_control()).collect();
     let cleaned = cleaned.trim();
     (!cleaned.is_empty()).then(|| cleaned.chars().take(80).collect())
@@ -269,128 +272,6 @@ async fn overview_feed(ws: WebSocketUpgrade, State(hub): State<Hub>, permit: Soc
             }
         }
     })
-}
-
-/// `/ws/play`: a browser player. `mode=quick` (with `size`, `series`,
-/// `swap`, `time`), `mode=room&code=…`, or `mode=resume&game=…`; the
-/// socket's first frame carries the secrets (see [`Credentials`]).
-async fn play(
-    ws: WebSocketUpgrade,
-    State(hub): State<Hub>,
-    address: ClientAddress,
-    permit: SocketPermit,
-    Query(params): Params,
-) -> Response {
-    let mode = browser_mode(&params);
-    let name = label(&params, "name");
-    upgrade(ws).on_upgrade(move |mut socket| async move {
-        let _held = permit;
-        // Boxed: the handshake and the player check (a database query) are
-        // done before the game, and the connection's task need not be
-        // sized for them while it lives.
-        let seating = Box::pin(async {
-            let mode = mode?;
-            let credentials = first_frame(&mut socket, hub.config().handshake).await?;
-            browser_seating(&hub, mode, name, credentials, address).await
-        })
-        .await;
-        match seating {
-            Ok(seating) => socket::play(socket, hub, Dialect::Browser, seating).await,
-            Err(e) => {
-                hub.metrics().refused(e.code);
-                Box::pin(socket::refuse(socket, e)).await
-            }
-        }
-    })
-}
-
-/// What a browser asks for in `/ws/play`'s address.
-enum BrowserMode {
-    Quick(TableOptions),
-    Room(String),
-    Resume(u64),
-}
-
-fn browser_mode(params: &HashMap<String, String>) -> Result<BrowserMode, Refusal> {
-    if ["token", "secret", "player"].iter().any(|k| params.contains_key(*k)) {
-        return Err(Refusal::bad_request(
-            "Send the reconnect token and player secret in the socket's first frame (credentials), \
-             never in its address",
-        ));
-    }
-    match params.get("mode").map(String::as_str) {
-        Some("quick") => Ok(BrowserMode::Quick(browser_options(params)?)),
-        Some("room") => Ok(BrowserMode::Room(params.get("code").cloned().unwrap_or_default())),
-        Some("resume") => {
-            let id = integer(params, "game")?
-                .filter(|&g| g > 0)
-                .ok_or_else(|| Refusal::bad_request("game is required to resume"))?;
-            Ok(BrowserMode::Resume(id as u64))
-        }
-        _ => Err(Refusal::bad_request("mode must be quick, room or resume")),
-    }
-}
-
-/// The browser's first frame, its credentials, within `within`.
-async fn first_frame(socket: &mut WebSocket, within: std::time::Duration) -> Result<Credentials, Refusal> {
-    let read = async {
-        loop {
-            match socket.recv().await {
-                Some(Ok(Message::Text(text))) => return Credentials::parse(&text).map_err(Refusal::from),
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                Some(Ok(Message::Binary(_))) => return Err(ErrorCode::InvalidJson.into()),
-                Some(Ok(Message::Close(_)) | Err(_)) | None => {
-                    return Err(Refusal::bad_request("The socket closed before its credentials frame"));
-                }
-            }
-        }
-    };
-    tokio::time::timeout(within, read).await.unwrap_or_else(|_| {
-        Err(Refusal::bad_request(format!(
-            "No credentials frame within {} s of connecting: send it first",
-            within.as_secs()
-        )))
-    })
-}
-
-async fn browser_seating(
-    hub: &Hub,
-    mode: BrowserMode,
-    name: Option<String>,
-    credentials: Credentials,
-    address: ClientAddress,
-) -> Result<Seating, Refusal> {
-    Ok(match mode {
-        BrowserMode::Resume(id) => Seating::Resume(id, credentials.token.unwrap_or_default()),
-        BrowserMode::Quick(options) => Seating::Quick(options, who_plays(hub, name, &credentials).await?, address),
-        BrowserMode::Room(code) => Seating::Room(code, who_plays(hub, name, &credentials).await?, address),
-    })
-}
-
-/// The person at a browser: a registered player when their id and secret
-/// check out, else whatever name they typed (not rated).
-async fn who_plays(hub: &Hub, name: Option<String>, credentials: &Credentials) -> Result<Arrival, Refusal> {
-    let typed = Arrival { name, model: None, player_id: None };
-    let (Some(id), Some(secret)) = (&credentials.player, &credentials.secret) else { return Ok(typed) };
-    let Some(archive) = hub.archive() else { return Ok(typed) };
-    match super::identity::verify(archive.pool(), id, secret).await {
-        Ok(name) => Ok(Arrival { name: Some(name), model: None, player_id: Some(id.clone()) }),
-        Err(e) => Err(e.refusal()),
-    }
-}
-
-/// Reads a browser's table options (shared with the create-room action).
-pub fn browser_options(params: &HashMap<String, String>) -> Result<TableOptions, Refusal> {
-    let size = integer(params, "size")?.unwrap_or(11);
-    let series = integer(params, "series")?.unwrap_or(1);
-    let swap = match params.get("swap").map(String::as_str) {
-        None | Some("") => TableOptions::default_swap(size.clamp(0, 255) as u8),
-        Some("1" | "on" | "true" | "yes") => true,
-        Some("0" | "off" | "false" | "no") => false,
-        Some(other) => return Err(Refusal::bad_request(format!("swap must be on or off, not {other:?}"))),
-    };
-    let time = TimeControl::parse(params.get("time").map_or("", String::as_str)).map_err(Refusal::bad_request)?;
-    TableOptions::browser(size, series, swap, time).map_err(Refusal::bad_request)
 }
 
 /// `/ws/watch?game=…`: a spectator.

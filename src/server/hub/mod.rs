@@ -7,6 +7,7 @@ pub mod admission;
 pub mod config;
 pub mod conn;
 mod delivery;
+pub mod lifecycle;
 pub mod liveness;
 pub mod overview;
 pub mod rate;
@@ -260,52 +261,6 @@ impl Hub {
         address: crate::server::client_address::ClientAddress,
     ) -> Result<admission::Permit, admission::TooMany> {
         self.0.sockets.admit(address.0)
-    }
-
-    /// Stops every table (their players are told the server is
-    /// restarting; the journal keeps each game as it stands) and closes the
-    /// overview feeds; new sockets are refused from now on.
-    pub fn shut_down(&self) {
-        self.0.closing.send_replace(true);
-        for handle in self.all_tables() {
-            handle.send_surely(Command::Shutdown);
-        }
-    }
-
-    /// Whether the server is stopping.
-    pub fn is_closing(&self) -> bool {
-        *self.0.closing.borrow()
-    }
-
-    /// Resolves once the server starts stopping.
-    pub async fn closing(&self) {
-        let mut closing = self.0.closing.subscribe();
-        let _ = closing.wait_for(|&c| c).await;
-    }
-
-    /// After [`Hub::shut_down`]: waits, at most `within`, for every table
-    /// to stop and the archive to take every finished game. Returns whether
-    /// all did in time (what did not is still in the journal).
-    pub async fn drained(&self, within: std::time::Duration) -> bool {
-        tokio::time::timeout(within, async {
-            use crate::server::metrics::ConnectionKind;
-            // Tables first, then the sockets they let go, so every player
-            // has had the last word before the process ends.
-            let sockets = || {
-                [ConnectionKind::Player, ConnectionKind::Spectator, ConnectionKind::Feed]
-                    .into_iter()
-                    .map(|k| self.0.metrics.connections(k))
-                    .sum::<i64>()
-            };
-            while self.table_count() > 0 || sockets() > 0 {
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-            }
-            if let Some(archive) = &self.0.archive {
-                archive.drained().await;
-            }
-        })
-        .await
-        .is_ok()
     }
 
     /// Tables open now.

@@ -1,0 +1,138 @@
+//! A browser player's socket, `/ws/play`: the seat it asks for in the
+//! address (matchmaking, a room by code, or a seat to resume), the secrets
+//! in its first frame (never in the address), and the player they prove.
+
+use std::collections::HashMap;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
+use axum::response::Response;
+
+use super::client_address::ClientAddress;
+use super::hub::Hub;
+use super::hub::socket::{self, Seating};
+use super::hub::table::Arrival;
+use super::online::{Params, SocketPermit, integer, label, upgrade};
+use crate::online::{Credentials, Dialect, ErrorCode, Refusal, TableOptions, TimeControl};
+
+/// `/ws/play`: a browser player. `mode=quick` (with `size`, `series`,
+/// `swap`, `time`), `mode=room&code=…`, or `mode=resume&game=…`; the
+/// socket's first frame carries the secrets (see [`Credentials`]).
+pub(super) async fn play(
+    ws: WebSocketUpgrade,
+    State(hub): State<Hub>,
+    address: ClientAddress,
+    permit: SocketPermit,
+    Query(params): Params,
+) -> Response {
+    let mode = browser_mode(&params);
+    let name = label(&params, "name");
+    upgrade(ws).on_upgrade(move |mut socket| async move {
+        let _held = permit;
+        // Boxed: the handshake and the player check (a database query) are
+        // done before the game, and the connection's task need not be
+        // sized for them while it lives.
+        let seating = Box::pin(async {
+            let mode = mode?;
+            let credentials = first_frame(&mut socket, hub.config().handshake).await?;
+            browser_seating(&hub, mode, name, credentials, address).await
+        })
+        .await;
+        match seating {
+            Ok(seating) => socket::play(socket, hub, Dialect::Browser, seating).await,
+            Err(e) => {
+                hub.metrics().refused(e.code);
+                Box::pin(socket::refuse(socket, e)).await
+            }
+        }
+    })
+}
+
+/// What a browser asks for in `/ws/play`'s address.
+enum BrowserMode {
+    Quick(TableOptions),
+    Room(String),
+    Resume(u64),
+}
+
+fn browser_mode(params: &HashMap<String, String>) -> Result<BrowserMode, Refusal> {
+    if ["token", "secret", "player"].iter().any(|k| params.contains_key(*k)) {
+        return Err(Refusal::bad_request(
+            "Send the reconnect token and player secret in the socket's first frame (credentials), \
+             never in its address",
+        ));
+    }
+    match params.get("mode").map(String::as_str) {
+        Some("quick") => Ok(BrowserMode::Quick(browser_options(params)?)),
+        Some("room") => Ok(BrowserMode::Room(params.get("code").cloned().unwrap_or_default())),
+        Some("resume") => {
+            let id = integer(params, "game")?
+                .filter(|&g| g > 0)
+                .ok_or_else(|| Refusal::bad_request("game is required to resume"))?;
+            Ok(BrowserMode::Resume(id as u64))
+        }
+        _ => Err(Refusal::bad_request("mode must be quick, room or resume")),
+    }
+}
+
+/// The browser's first frame, its credentials, within `within`.
+async fn first_frame(socket: &mut WebSocket, within: std::time::Duration) -> Result<Credentials, Refusal> {
+    let read = async {
+        loop {
+            match socket.recv().await {
+                Some(Ok(Message::Text(text))) => return Credentials::parse(&text).map_err(Refusal::from),
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(Message::Binary(_))) => return Err(ErrorCode::InvalidJson.into()),
+                Some(Ok(Message::Close(_)) | Err(_)) | None => {
+                    return Err(Refusal::bad_request("The socket closed before its credentials frame"));
+                }
+            }
+        }
+    };
+    tokio::time::timeout(within, read).await.unwrap_or_else(|_| {
+        Err(Refusal::bad_request(format!(
+            "No credentials frame within {} s of connecting: send it first",
+            within.as_secs()
+        )))
+    })
+}
+
+async fn browser_seating(
+    hub: &Hub,
+    mode: BrowserMode,
+    name: Option<String>,
+    credentials: Credentials,
+    address: ClientAddress,
+) -> Result<Seating, Refusal> {
+    Ok(match mode {
+        BrowserMode::Resume(id) => Seating::Resume(id, credentials.token.unwrap_or_default()),
+        BrowserMode::Quick(options) => Seating::Quick(options, who_plays(hub, name, &credentials).await?, address),
+        BrowserMode::Room(code) => Seating::Room(code, who_plays(hub, name, &credentials).await?, address),
+    })
+}
+
+/// The person at a browser: a registered player when their id and secret
+/// check out, else whatever name they typed (not rated).
+async fn who_plays(hub: &Hub, name: Option<String>, credentials: &Credentials) -> Result<Arrival, Refusal> {
+    let typed = Arrival { name, model: None, player_id: None };
+    let (Some(id), Some(secret)) = (&credentials.player, &credentials.secret) else { return Ok(typed) };
+    let Some(archive) = hub.archive() else { return Ok(typed) };
+    match super::identity::verify(archive.pool(), id, secret).await {
+        Ok(name) => Ok(Arrival { name: Some(name), model: None, player_id: Some(id.clone()) }),
+        Err(e) => Err(e.refusal()),
+    }
+}
+
+/// Reads a browser's table options (shared with the create-room action).
+pub fn browser_options(params: &HashMap<String, String>) -> Result<TableOptions, Refusal> {
+    let size = integer(params, "size")?.unwrap_or(11);
+    let series = integer(params, "series")?.unwrap_or(1);
+    let swap = match params.get("swap").map(String::as_str) {
+        None | Some("") => TableOptions::default_swap(size.clamp(0, 255) as u8),
+        Some("1" | "on" | "true" | "yes") => true,
+        Some("0" | "off" | "false" | "no") => false,
+        Some(other) => return Err(Refusal::bad_request(format!("swap must be on or off, not {other:?}"))),
+    };
+    let time = TimeControl::parse(params.get("time").map_or("", String::as_str)).map_err(Refusal::bad_request)?;
+    TableOptions::browser(size, series, swap, time).map_err(Refusal::bad_request)
+}
