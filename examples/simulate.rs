@@ -10,8 +10,6 @@ mod sim;
 
 use std::time::Duration;
 
-use hexarena::server::hub::config::HubConfig;
-
 fn arg(args: &[String], name: &str, default: u64) -> Result<u64, String> {
     match args.iter().position(|a| a == name) {
         None => Ok(default),
@@ -37,17 +35,7 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let config = HubConfig {
-        judge: true,
-        panic_on_violation: false,
-        regressions_dir: Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions")),
-        reconnect: Duration::from_secs(1),
-        // Every agent connects from this one machine.
-        connections_per_address: 0,
-        waiting_tables_per_address: 0,
-        ..HubConfig::default()
-    };
-    let addr = common::start_server_with(config).await;
+    let addr = common::start_server_with(sim::server_config()).await;
     let report = sim::run(addr, plan).await;
     println!(
         "games {} · moves {} · faults injected {} · spectators {} · judge violations {} · {:.1} s ({:.0} games/s)",

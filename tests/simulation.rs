@@ -9,23 +9,11 @@ mod sim;
 
 use std::time::Duration;
 
-use hexarena::server::hub::config::HubConfig;
 use sim::{Plan, run};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn six_hundred_hostile_games_break_no_invariant() {
-    let config = HubConfig {
-        judge: true,
-        panic_on_violation: false,
-        regressions_dir: Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions")),
-        // Short windows, so that vanished players forfeit within the run.
-        reconnect: Duration::from_secs(1),
-        // Every agent connects from this one machine.
-        connections_per_address: 0,
-        waiting_tables_per_address: 0,
-        ..HubConfig::default()
-    };
-    let addr = common::start_server_with(config).await;
+    let addr = common::start_server_with(sim::server_config()).await;
     let plan = Plan { games: 600, seed: 2026, pairs: 8, faults_per_mille: 60, deadline: Duration::from_secs(240) };
     let report = run(addr, plan).await;
     eprintln!("simulation: {report:?}");

@@ -48,6 +48,22 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
+/// The server a simulation runs against: judged, counting violations
+/// instead of stopping, writing replays to `tests/regressions/`, with a short
+/// reconnect window (so vanished players forfeit within the run) and no
+/// per-address caps (every agent connects from this one machine).
+pub fn server_config() -> hexarena::server::hub::config::HubConfig {
+    hexarena::server::hub::config::HubConfig {
+        judge: true,
+        panic_on_violation: false,
+        regressions_dir: Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions")),
+        reconnect: Duration::from_secs(1),
+        connections_per_address: 0,
+        waiting_tables_per_address: 0,
+        ..Default::default()
+    }
+}
+
 /// SplitMix64: small, seedable, good enough to pick moves and faults.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
