@@ -19,6 +19,9 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: chromiumLaunch,
     trace: 'retain-on-failure',
+    // Only pwa.spec.ts lets the service worker in: elsewhere it would fetch
+    // every bundle again for each test's fresh browser context.
+    serviceWorkers: 'block',
   },
   webServer: {
     command: serverCommand(),

@@ -9,7 +9,7 @@ cd "$root"
 WANT_BROWSER=0 scripts/ensure-tools.sh
 export PATH="$HOME/.cargo/bin:$root/end2end/node_modules/.bin:$PATH"
 
-cargo leptos build --release
+scripts/build-site.sh --release
 
 port="${PORT:-3000}"
 export LEPTOS_SITE_ADDR="${LEPTOS_SITE_ADDR:-127.0.0.1:$port}"

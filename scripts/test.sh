@@ -30,6 +30,7 @@ cargo fmt --check
 step "lints (server, browser)"
 cargo clippy --features ssr --all-targets -- -D warnings
 cargo clippy --lib --features hydrate --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p hexarena-engine-worker --target wasm32-unknown-unknown -- -D warnings
 
 step "the engine is pure Rust and builds for wasm32 with no features"
 scripts/check-engine-purity.sh
@@ -40,8 +41,8 @@ cargo test --features ssr 2>&1 | tee -a "$log"
 step "solver proofs (optimised build: too slow unoptimised)"
 cargo test --release --lib -- engine::solver engine::bench 2>&1 | tee -a "$log"
 
-step "build the app (server + WASM client)"
-cargo leptos build
+step "build the app (server, pages' WASM, engine worker's WASM)"
+scripts/build-site.sh
 
 step "browser tests (Playwright, headless Chromium)"
 (cd end2end && CI="${CI:-}" npx playwright test) 2>&1 | tee -a "$log"

@@ -2,7 +2,7 @@
 //! browser.
 
 use leptos::prelude::*;
-use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
+use leptos_meta::{MetaTags, Title, provide_meta_context};
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
@@ -20,6 +20,7 @@ use crate::pages::play::PlayPage;
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     #[cfg(feature = "ssr")]
     content_security_policy();
+    let links = build_links();
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -29,6 +30,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light dark" />
                 <meta name="description" content="Play Hex in your browser: hot-seat games on boards from 3×3 to 19×19, records in SGF and trmph." />
                 <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
+                <link rel="stylesheet" id="leptos" href=links.stylesheet />
+                <link rel="manifest" href="/manifest.webmanifest" />
+                <meta name="theme-color" content="#1b2430" />
+                <script type="module" src="/pwa.js"></script>
+                <meta name=ENGINE_WORKER_META content=links.engine_worker />
                 <HydrationScripts options />
                 <MetaTags />
             </head>
@@ -37,6 +43,33 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             </body>
         </html>
     }
+}
+
+/// The name of the `<meta>` that gives the pages the engine worker's
+/// loader, whose name changes with every build of the worker.
+pub const ENGINE_WORKER_META: &str = "hexarena-engine-worker";
+
+/// Addresses of this build's files that the shell links to.
+struct BuildLinks {
+    stylesheet: String,
+    engine_worker: String,
+}
+
+#[cfg(feature = "ssr")]
+fn build_links() -> BuildLinks {
+    match use_context::<std::sync::Arc<crate::server::assets::SiteAssets>>() {
+        Some(site) => BuildLinks {
+            stylesheet: site.stylesheet.clone(),
+            engine_worker: site.engine_worker.clone().unwrap_or_default(),
+        },
+        None => BuildLinks { stylesheet: "/pkg/hexarena.css".into(), engine_worker: String::new() },
+    }
+}
+
+// The shell is rendered only by the server; the browser hydrates the body.
+#[cfg(not(feature = "ssr"))]
+fn build_links() -> BuildLinks {
+    BuildLinks { stylesheet: String::new(), engine_worker: String::new() }
 }
 
 /// Sends the page's Content-Security-Policy, built around the nonce this
@@ -59,7 +92,6 @@ pub fn App() -> impl IntoView {
     provide_meta_context();
     Effect::new(|_| crate::browser::mark_hydrated());
     view! {
-        <Stylesheet id="leptos" href="/pkg/hexarena.css" />
         <Title text="hexarena" />
         <Router>
             <Layout>

@@ -18,7 +18,7 @@ pub mod browser;
 pub mod cli;
 #[cfg(feature = "web")]
 pub mod components;
-#[cfg(feature = "web")]
+#[cfg(any(feature = "web", feature = "worker"))]
 pub mod engine_worker;
 #[cfg(feature = "web")]
 pub mod online;

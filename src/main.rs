@@ -51,6 +51,11 @@ async fn serve() -> std::process::ExitCode {
     if options.output_name.is_empty() {
         options.output_name = "hexarena".into();
     }
+    // cargo-leptos names the bundles by their content's hash (hash-files);
+    // the pages must link to those names whenever the site has them.
+    if std::env::var_os("LEPTOS_HASH_FILES").is_none() {
+        options.hash_files = hexarena::server::assets::SiteAssets::load(&options).hashed_bundles;
+    }
     let database_url = std::env::var("DATABASE_URL").ok().filter(|u| !u.trim().is_empty());
     let migrate = !matches!(std::env::var("HEXARENA_SKIP_MIGRATIONS").as_deref(), Ok("1" | "true" | "yes"));
     let database = match hexarena::server::database::open(database_url.as_deref(), migrate).await {

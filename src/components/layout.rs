@@ -22,8 +22,23 @@ pub fn Layout(children: Children) -> impl IntoView {
         let here = if href == "/" { path == "/" } else { path == href || path.starts_with(&format!("{href}/")) };
         here.then_some("page")
     };
+    // Set by public/pwa.js when the service worker has fetched a new build.
+    let update_ready = RwSignal::new(false);
+    #[cfg(feature = "hydrate")]
+    {
+        let handle = window_event_listener_untyped("hexarena-update", move |_| update_ready.set(true));
+        on_cleanup(move || handle.remove());
+    }
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
+        <Show when=move || update_ready.get()>
+            <p class="update-notice" role="status" data-testid="update-notice">
+                "A new version of hexarena is ready; it starts on your next page. "
+                <button type="button" class="link-button" on:click=move |_| reload()>
+                    "Reload now"
+                </button>
+            </p>
+        </Show>
         <header class="site-header">
             <a class="brand" href="/" aria-label="hexarena home">
                 <svg class="brand-mark" viewBox="-1 -1 2 2" aria-hidden="true">
@@ -54,5 +69,13 @@ pub fn Layout(children: Children) -> impl IntoView {
         <footer class="site-footer">
             <p>"hexarena — Hex in the browser, in Rust. Red joins left and right, Blue joins top and bottom."</p>
         </footer>
+    }
+}
+
+/// Reloads the page: leaving it lets the waiting new version take over.
+fn reload() {
+    #[cfg(feature = "hydrate")]
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().reload();
     }
 }

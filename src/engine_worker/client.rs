@@ -11,6 +11,15 @@ type Bridge = gloo_worker::WorkerBridge<super::worker::EngineWorker>;
 #[cfg(not(feature = "hydrate"))]
 type Bridge = ();
 
+/// The engine worker's loader, which the server names in the page (its
+/// name changes with every build of the worker bundle).
+#[cfg(feature = "hydrate")]
+fn loader_address() -> Option<String> {
+    let selector = format!("meta[name=\"{}\"]", crate::app::ENGINE_WORKER_META);
+    let meta = web_sys::window()?.document()?.query_selector(&selector).ok()??;
+    meta.get_attribute("content").filter(|c| !c.is_empty())
+}
+
 /// Sends requests to the engine worker and exposes its latest update.
 #[derive(Clone, Copy)]
 pub struct EngineClient {
@@ -49,6 +58,10 @@ impl EngineClient {
         if self.bridge.with_value(Option::is_some) {
             return;
         }
+        let Some(loader) = loader_address() else {
+            leptos::logging::error!("this page names no engine worker: was the site built with scripts/build-site.sh?");
+            return;
+        };
         let (update, running) = (self.update, self.running);
         let bridge = super::worker::EngineWorker::spawner()
             .callback(move |u| {
@@ -59,7 +72,7 @@ impl EngineClient {
             })
             .with_loader(true)
             .as_module(true)
-            .spawn("/engine-worker.js");
+            .spawn(&loader);
         if let Some(request) = self.pending.try_update_value(Option::take).flatten() {
             bridge.send(request);
         }

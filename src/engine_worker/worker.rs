@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use gloo_worker::{HandlerId, Registrable, Worker, WorkerScope};
-use wasm_bindgen::prelude::wasm_bindgen;
 
 use super::protocol::{EngineRequest, EngineUpdate, GameSpec};
 use crate::engine::bench::{Clock, uniform_playouts_on};
@@ -28,10 +27,9 @@ const SOLVER_LIMIT: u64 = 400_000;
 /// Target length of one slice of search.
 const SLICE_MS: f64 = 40.0;
 
-/// Worker entry point, called by `public/engine-worker.js` once the WASM
-/// bundle is loaded inside the worker.
-#[wasm_bindgen]
-pub fn start_engine_worker() {
+/// Starts answering the page's requests. Called by the worker bundle's
+/// entry point (engine-worker/) once its WASM is loaded inside the worker.
+pub fn register() {
     console_error_panic_hook::set_once();
     EngineWorker::registrar().register();
 }

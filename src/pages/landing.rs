@@ -99,10 +99,13 @@ mod tests {
     }
 }
 
-/// "N games being played now", linking to the overview.
+/// "N games being played now", linking to the overview. Asked for by the
+/// browser once the page runs: the page itself is the same for everyone
+/// (server::assets::pages::BUILD_PAGES), so that a return visit or an offline start costs
+/// no rendering, and the count is never a stale copy.
 #[component]
 fn LiveCount() -> impl IntoView {
-    let counts = Resource::new(|| (), |_| crate::pages::online::lobby::live_count());
+    let counts = LocalResource::new(crate::pages::online::lobby::live_count);
     view! {
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {

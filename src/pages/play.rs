@@ -19,6 +19,8 @@ pub fn PlayPage() -> impl IntoView {
     // Follows the size (on from 9×9) until the player picks it themselves.
     let swap_choice = RwSignal::new(None::<bool>);
     let swap_on = move || swap_choice.get().unwrap_or(size.get() >= SWAP_DEFAULT_FROM);
+    let navigate = leptos_router::hooks::use_navigate();
+    let start = move |ev: leptos::ev::SubmitEvent| start_in_page(ev, &navigate);
     view! {
         <Title text="Play — hexarena" />
         <div class="page narrow">
@@ -28,7 +30,13 @@ pub fn PlayPage() -> impl IntoView {
                     "Play a friend on this device, or the engine. Everything runs in your browser: the game "
                     "keeps going without a connection and is still here after a reload."
                 </p>
-                <form class="new-game-form" method="get" action="/play/local" data-testid="local-form">
+                <form
+                    class="new-game-form"
+                    method="get"
+                    action="/play/local"
+                    data-testid="local-form"
+                    on:submit=start
+                >
                     <input type="hidden" name="new" value="1" />
                     <fieldset>
                         <legend>"Board size"</legend>
@@ -152,3 +160,25 @@ pub fn PlayPage() -> impl IntoView {
         </div>
     }
 }
+
+/// Opens the chosen game inside the running app rather than by loading a
+/// page: the same address, but it works offline, where the server cannot
+/// render a page for every board size. Without the app the form still
+/// submits as a plain GET.
+#[cfg(feature = "hydrate")]
+fn start_in_page(ev: leptos::ev::SubmitEvent, navigate: &impl Fn(&str, leptos_router::NavigateOptions)) {
+    use wasm_bindgen::JsCast;
+    let Some(form) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlFormElement>().ok()) else { return };
+    let action = ev
+        .submitter()
+        .and_then(|b| b.get_attribute("formaction"))
+        .or_else(|| form.get_attribute("action"))
+        .unwrap_or_else(|| "/play/local".into());
+    let Ok(data) = web_sys::FormData::new_with_form(&form) else { return };
+    let Ok(query) = web_sys::UrlSearchParams::new_with_str_sequence_sequence(&data) else { return };
+    ev.prevent_default();
+    navigate(&format!("{action}?{}", String::from(query.to_string())), Default::default());
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn start_in_page(_ev: leptos::ev::SubmitEvent, _navigate: &impl Fn(&str, leptos_router::NavigateOptions)) {}

@@ -2,6 +2,7 @@
 
 pub mod api_quota;
 pub mod archive;
+pub mod assets;
 pub mod batch;
 pub mod browser_play;
 pub mod client_address;

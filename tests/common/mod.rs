@@ -80,6 +80,17 @@ pub async fn start_server_with(config: hexarena::server::hub::config::HubConfig)
 /// (no Nagle delay), and returns the address.
 async fn serve(hub: hexarena::server::hub::Hub) -> std::net::SocketAddr {
     let options = LeptosOptions::builder().output_name("hexarena").site_root("target/site").build();
+    serve_site(hub, options).await
+}
+
+/// A server (default settings, no archive) whose site is described by
+/// `options`: its root, bundle name and hash file.
+pub async fn start_server_for_site(options: LeptosOptions) -> std::net::SocketAddr {
+    let hub = hexarena::server::hub::Hub::start(hexarena::server::hub::config::HubConfig::default());
+    serve_site(hub, options).await
+}
+
+async fn serve_site(hub: hexarena::server::hub::Hub, options: LeptosOptions) -> std::net::SocketAddr {
     let header_read = hub.config().header_read;
     let app = hexarena::server::router::router(options, hub);
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");

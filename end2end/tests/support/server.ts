@@ -57,8 +57,8 @@ export const chromiumLaunch = {
 };
 
 /** A server of our own, for tests that stop it. Resolves once /health answers. */
-export async function startOwnServer(port: number): Promise<ChildProcess> {
-  const child = spawn(serverCommand(), [], { env: serverEnv(port), stdio: 'ignore' });
+export async function startOwnServer(port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn(serverCommand(), [], { env: { ...serverEnv(port), ...env }, stdio: 'ignore' });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
