@@ -12,8 +12,8 @@ export PATH="$HOME/.cargo/bin:$root/end2end/node_modules/.bin:$PATH"
 
 if [ "${1:-}" = "--release" ]; then
   scripts/build-engine-worker.sh --release
-  cargo leptos build --release --precompress
+  cargo leptos build --release --precompress --split
 else
   scripts/build-engine-worker.sh
-  cargo leptos build
+  cargo leptos build --split
 fi

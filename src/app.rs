@@ -7,14 +7,12 @@ use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
 use crate::components::layout::Layout;
-use crate::pages::analysis::AnalysisPage;
-use crate::pages::archive::{ArchivedGamePage, GamesPage, StatisticsPage};
-use crate::pages::docs::DocsPage;
+use crate::lazy_pages::{
+    AnalysisRoute, ArchivedGameRoute, DocsRoute, EngineGameRoute, GamesRoute, LiveGameRoute, LocalGameRoute,
+    OverviewRoute, PlayRoute, QuickMatchRoute, StatisticsRoute,
+};
 use crate::pages::landing::LandingPage;
-use crate::pages::local_game::{EngineGamePage, LocalGamePage};
 use crate::pages::not_found::NotFoundPage;
-use crate::pages::online::{LiveGamePage, OverviewPage, QuickMatchPage};
-use crate::pages::play::PlayPage;
 
 /// The whole document, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -90,24 +88,23 @@ fn content_security_policy() {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    Effect::new(|_| crate::browser::mark_hydrated());
     view! {
         <Title text="hexarena" />
         <Router>
             <Layout>
                 <Routes fallback=NotFoundPage>
                     <Route path=path!("/") view=LandingPage />
-                    <Route path=path!("/play") view=PlayPage />
-                    <Route path=path!("/play/local") view=LocalGamePage />
-                    <Route path=path!("/play/engine") view=EngineGamePage />
-                    <Route path=path!("/play/online") view=QuickMatchPage />
-                    <Route path=path!("/game/:id") view=LiveGamePage />
-                    <Route path=path!("/overview") view=OverviewPage />
-                    <Route path=path!("/statistics") view=StatisticsPage />
-                    <Route path=path!("/games") view=GamesPage />
-                    <Route path=path!("/games/:id") view=ArchivedGamePage />
-                    <Route path=path!("/analysis") view=AnalysisPage />
-                    <Route path=path!("/docs") view=DocsPage />
+                    <Route path=path!("/play") view=PlayRoute::lazy() />
+                    <Route path=path!("/play/local") view=LocalGameRoute::lazy() />
+                    <Route path=path!("/play/engine") view=EngineGameRoute::lazy() />
+                    <Route path=path!("/play/online") view=QuickMatchRoute::lazy() />
+                    <Route path=path!("/game/:id") view=LiveGameRoute::lazy() />
+                    <Route path=path!("/overview") view=OverviewRoute::lazy() />
+                    <Route path=path!("/statistics") view=StatisticsRoute::lazy() />
+                    <Route path=path!("/games") view=GamesRoute::lazy() />
+                    <Route path=path!("/games/:id") view=ArchivedGameRoute::lazy() />
+                    <Route path=path!("/analysis") view=AnalysisRoute::lazy() />
+                    <Route path=path!("/docs") view=DocsRoute::lazy() />
                 </Routes>
             </Layout>
         </Router>

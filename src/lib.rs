@@ -21,16 +21,27 @@ pub mod components;
 #[cfg(any(feature = "web", feature = "worker"))]
 pub mod engine_worker;
 #[cfg(feature = "web")]
+pub mod lazy_pages;
+#[cfg(feature = "web")]
 pub mod online;
 #[cfg(feature = "web")]
 pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod server;
 
-/// Browser entry point: attaches the app to the server-rendered page.
+/// Browser entry point: attaches the app to the server-rendered page. The
+/// page's own code may first have to be fetched (lazy_pages), so hydration
+/// is asynchronous; `<body data-hydrated>` is set once it is complete.
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(app::App);
+    // An error only means the executor was already set up.
+    let _ = any_spawner::Executor::init_wasm_bindgen();
+    let Some(body) = leptos::prelude::document().body() else { return };
+    leptos::task::spawn_local(async move {
+        let owner = leptos::mount::hydrate_from_async(body, app::App).await;
+        owner.forget();
+        browser::mark_hydrated();
+    });
 }
