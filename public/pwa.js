@@ -3,8 +3,6 @@
 // background. That version takes over when the person leaves this page, so
 // the next page is new whole and this one keeps the bundles it started with.
 if ('serviceWorker' in navigator) {
-  const updating = !!navigator.serviceWorker.controller;
-
   // The page shows the notice once it runs (src/components/layout.rs).
   const announce = () => {
     const fire = () => dispatchEvent(new Event('hexarena-update'));
@@ -23,14 +21,24 @@ if ('serviceWorker' in navigator) {
     (registration) => {
       // Some browsers (and automation that blocks workers) register nothing.
       if (!registration) return;
-      if (registration.waiting && updating) announce();
+      const takeOver = () => registration.waiting?.postMessage('take-over');
+      // A version still waiting when a page opens was fetched for this
+      // navigation: let it take over now.
+      takeOver();
       registration.addEventListener('updatefound', () => {
         const next = registration.installing;
         next?.addEventListener('statechange', () => {
           if (next.state === 'installed' && navigator.serviceWorker.controller) announce();
         });
       });
-      addEventListener('pagehide', () => registration.waiting?.postMessage('take-over'));
+      addEventListener('pagehide', takeOver);
+      // "Reload now" in the notice: the new version first, then the page.
+      addEventListener('hexarena-reload', () => {
+        if (!registration.waiting) return location.reload();
+        navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
+        takeOver();
+        setTimeout(() => location.reload(), 3000);
+      });
     },
     (error) => console.warn('hexarena works online only here: the service worker was refused', error),
   );

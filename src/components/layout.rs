@@ -72,10 +72,12 @@ pub fn Layout(children: Children) -> impl IntoView {
     }
 }
 
-/// Reloads the page: leaving it lets the waiting new version take over.
+/// Asks public/pwa.js to let the new version take over, then reload.
 fn reload() {
     #[cfg(feature = "hydrate")]
-    if let Some(window) = web_sys::window() {
-        let _ = window.location().reload();
+    if let Some(window) = web_sys::window()
+        && let Ok(event) = web_sys::Event::new("hexarena-reload")
+    {
+        let _ = window.dispatch_event(&event);
     }
 }
