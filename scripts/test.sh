@@ -41,6 +41,9 @@ cargo test --features ssr 2>&1 | tee -a "$log"
 step "solver proofs (optimised build: too slow unoptimised)"
 cargo test --release --lib -- engine::solver engine::bench 2>&1 | tee -a "$log"
 
+step "release bundles within their size budgets (compressed as served)"
+scripts/check-bundle-sizes.sh
+
 step "build the app (server, pages' WASM, engine worker's WASM)"
 scripts/build-site.sh
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Fails when a release bundle grows past its budget, so that no page
+# silently regrows. Measures the brotli copies a release build stores (what
+# a browser downloads). Budgets are in bytes; raise one only with a reason
+# in the commit. Usage: scripts/check-bundle-sizes.sh [site-root]
+#   (builds the release front end first unless SKIP_BUILD=1)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export PATH="$HOME/.cargo/bin:$root/end2end/node_modules/.bin:$PATH"
+site="${1:-$root/target/site}"
+
+# What every page downloads before anything else: the main WASM, its JS
+# glue, the split loader and the stylesheet. With the landing page's HTML
+# and icons this must stay under 250 KB (docs/benchmarks.md).
+MAIN_BUDGET=${MAIN_BUDGET:-242000}
+# Each group of pages loaded on demand (src/lazy_pages.rs), and the code
+# the groups share, split out in chunks.
+GROUP_BUDGET=${GROUP_BUDGET:-175000}
+SHARED_BUDGET=${SHARED_BUDGET:-90000}
+# The engine worker's bundle (the issue's ceiling is 250 KB; this keeps it
+# from regrowing unnoticed).
+WORKER_BUDGET=${WORKER_BUDGET:-140000}
+
+if [ -z "${SKIP_BUILD:-}" ]; then
+  scripts/build-engine-worker.sh --release
+  cargo leptos build --release --precompress --split --frontend-only
+fi
+
+size() { stat -c %s "$1"; }
+packed() {
+  if [ -f "$1.br" ]; then size "$1.br"; else gzip -9c "$1" | wc -c; fi
+}
+sum_of() {
+  local total=0
+  for f in "$@"; do total=$((total + $(packed "$f"))); done
+  echo "$total"
+}
+
+shopt -s nullglob
+main_files=("$site"/pkg/hexarena.*.wasm "$site"/pkg/hexarena.*.js "$site"/pkg/__wasm_split.*.js "$site"/pkg/hexarena.*.css)
+group_files=("$site"/pkg/split_*.wasm)
+shared_files=("$site"/pkg/chunk_*.wasm)
+worker_files=("$site"/engine/*.wasm "$site"/engine/*.js)
+if [ ${#main_files[@]} -eq 0 ] || [ ${#group_files[@]} -eq 0 ] || [ ${#worker_files[@]} -eq 0 ]; then
+  echo "no bundles under $site: build the site first (scripts/build-site.sh --release)" >&2
+  exit 1
+fi
+
+status=0
+report() {
+  local name=$1 budget=$2
+  shift 2
+  local total
+  total=$(sum_of "$@")
+  printf '%-28s %8d bytes compressed (budget %d)\n' "$name" "$total" "$budget"
+  if [ "$#" -le 4 ]; then
+    for f in "$@"; do printf '    %-60s %9d raw %9d compressed\n' "${f#"$site"/}" "$(size "$f")" "$(packed "$f")"; done
+  fi
+  if [ "$total" -gt "$budget" ]; then
+    echo "  OVER BUDGET by $((total - budget)) bytes" >&2
+    status=1
+  fi
+}
+report "every page first" "$MAIN_BUDGET" "${main_files[@]}"
+for f in "${group_files[@]}"; do
+  group=${f##*/split_}
+  report "pages: ${group%%_[0-9]*}" "$GROUP_BUDGET" "$f"
+done
+report "shared by page groups" "$SHARED_BUDGET" "${shared_files[@]}"
+report "engine worker" "$WORKER_BUDGET" "${worker_files[@]}"
+exit $status
