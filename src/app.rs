@@ -19,6 +19,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     #[cfg(feature = "ssr")]
     content_security_policy();
     let links = build_links();
+    // The policy allows scripts from this site anyway; the nonce keeps the
+    // rule simple: every script tag of a page carries its nonce.
+    let nonce = leptos::nonce::use_nonce().map(|n| n.to_string());
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -31,7 +34,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <link rel="stylesheet" id="leptos" href=links.stylesheet />
                 <link rel="manifest" href="/manifest.webmanifest" />
                 <meta name="theme-color" content="#1b2430" />
-                <script type="module" src="/pwa.js"></script>
+                <script type="module" src="/pwa.js" nonce=nonce></script>
                 <meta name=ENGINE_WORKER_META content=links.engine_worker />
                 <HydrationScripts options />
                 <MetaTags />

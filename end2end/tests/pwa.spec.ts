@@ -23,6 +23,11 @@ test('after one visit the app starts offline: a hot-seat game to the end, then t
   await page.goto('/');
   await hydrated(page);
   await offlineReady(page);
+  // Chromium's own verdict: the manifest, icons and service worker make
+  // the site installable ("Install app").
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  expect(installabilityErrors).toEqual([]);
 
   await context.setOffline(true);
   const offline = await context.newPage();

@@ -52,9 +52,10 @@ self.addEventListener('message', (event) => {
 });
 
 const sameOrigin = (url) => url.origin === self.location.origin;
+// Server calls and sockets are never cached or answered from a cache.
 const passThrough = (url) =>
-  url.pathname.startsWith('/api/') || url.pathname.startsWith('/ws/') || url.pathname.startsWith('/bot/') ||
-  ['/health', '/metrics', '/sw.js', '/slots', '/overview.json'].includes(url.pathname);
+  url.pathname.startsWith('/api/') || url.pathname.startsWith('/ws/') ||
+  ['/health', '/metrics', '/sw.js', '/slots'].includes(url.pathname);
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
