@@ -1,9 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { chromium, expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cell, hydrated, play, watchErrors } from './support/game';
-import { killServer, root, startOwnServer } from './support/server';
+import { chromiumLaunch, killServer, root, startOwnServer } from './support/server';
 
 // The other tests run without the service worker (playwright.config.ts).
 test.use({ serviceWorkers: 'allow' });
@@ -23,11 +23,6 @@ test('after one visit the app starts offline: a hot-seat game to the end, then t
   await page.goto('/');
   await hydrated(page);
   await offlineReady(page);
-  // Chromium's own verdict: the manifest, icons and service worker make
-  // the site installable ("Install app").
-  const cdp = await context.newCDPSession(page);
-  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
-  expect(installabilityErrors).toEqual([]);
 
   await context.setOffline(true);
   const offline = await context.newPage();
@@ -68,6 +63,28 @@ test('after one visit the app starts offline: a hot-seat game to the end, then t
   expect(unexpected).toEqual([]);
   expect(errors).toEqual([]);
   await context.setOffline(false);
+});
+
+test('Chromium offers to install the app', async ({ baseURL }) => {
+  // Chromium never offers to install from an incognito profile, which is
+  // what Playwright's contexts are: this one keeps a profile on disk.
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'hexarena-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, { ...chromiumLaunch, serviceWorkers: 'allow' });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${baseURL}/`);
+    await hydrated(page);
+    await offlineReady(page);
+    // Chromium's own verdict on the manifest, icons and service worker.
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    expect(installabilityErrors).toEqual([]);
+    const manifest = await cdp.send('Page.getAppManifest');
+    expect(manifest.errors).toEqual([]);
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
 });
 
 test('a new deployment is fetched in the background, announced, and taken up on the next page', async ({ browser }) => {
