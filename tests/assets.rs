@@ -245,3 +245,20 @@ async fn nothing_outside_the_site_root_or_a_compressed_copy_by_name_is_served() 
     let copy = get(addr, &format!("/pkg/hexarena.{WASM_HASH}.wasm.br"), &[]).await;
     assert_eq!(copy.status, 404);
 }
+
+#[tokio::test]
+async fn a_file_changed_on_disk_is_served_anew_not_from_memory() {
+    let (root, options) = site();
+    let addr = common::start_server_for_site(options).await;
+    let icon = root.join("favicon.svg");
+    let first = get(addr, "/favicon.svg", &[("accept-encoding", "gzip")]).await;
+    assert_eq!(ungzip(&first.body), std::fs::read(&icon).expect("the icon"));
+    std::fs::write(&icon, format!("<svg>{}</svg>", "<circle/>".repeat(300))).expect("a new icon");
+    for coding in [("accept-encoding", "gzip"), ("accept-encoding", "identity")] {
+        let again = get(addr, "/favicon.svg", &[coding]).await;
+        let body =
+            if again.header("content-encoding") == Some("gzip") { ungzip(&again.body) } else { again.body.clone() };
+        assert_eq!(body, std::fs::read(&icon).expect("the icon"), "{coding:?}");
+        assert_ne!(again.header("etag"), first.header("etag"));
+    }
+}

@@ -34,7 +34,7 @@ struct Version {
     modified: Option<SystemTime>,
 }
 
-/// One coding of one version of one file.
+/// One representation (coding) of one version of one file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct CopyKey {
     file: PathBuf,
@@ -42,7 +42,7 @@ struct CopyKey {
     coding: Coding,
 }
 
-/// The build's files and the compressed copies made of them.
+/// The build's files, each representation kept in memory once read.
 pub struct SiteFiles {
     site: Arc<SiteAssets>,
     made: Mutex<HashMap<CopyKey, Arc<OnceCell<Bytes>>>>,
@@ -105,38 +105,38 @@ impl SiteFiles {
             .then(|| self.site.root.join(relative))
     }
 
-    /// The bytes of `file` in `coding`: the file itself, its precompressed
-    /// copy when that is at least as new, or a copy compressed now and kept
-    /// for as long as the file stays the same.
+    /// The bytes of `file` in `coding`, read (or made) once per version of
+    /// the file and then served from memory: the file itself, its
+    /// precompressed copy when that is at least as new, or a copy
+    /// compressed here.
     async fn body(&self, file: &Path, version: Version, coding: Coding) -> Option<Bytes> {
-        let Some(suffix) = coding.suffix() else {
-            return tokio::fs::read(file).await.ok().map(Bytes::from);
-        };
-        let copy = PathBuf::from(format!("{}.{suffix}", file.display()));
-        if let Ok(meta) = tokio::fs::metadata(&copy).await
-            && meta.modified().ok() >= version.modified
-            && let Ok(bytes) = tokio::fs::read(&copy).await
-        {
-            return Some(Bytes::from(bytes));
-        }
         let cell = {
             let mut made = self.made.lock().unwrap_or_else(|p| p.into_inner());
-            // A file that changed leaves its old copies behind: drop them.
+            // A file that changed leaves its old versions behind: drop them.
             made.retain(|key, _| key.file != file || key.version == version);
             made.entry(CopyKey { file: file.to_path_buf(), version, coding }).or_default().clone()
         };
-        let file = file.to_path_buf();
-        cell.get_or_try_init(|| async move {
-            let plain = tokio::fs::read(&file).await.map_err(|_| ())?;
-            // Quick settings: release builds bring their own best copies,
-            // so this serves debug builds and files added by hand.
-            let packed = tokio::task::spawn_blocking(move || compress_all(&plain, coding, false));
-            Ok::<Bytes, ()>(Bytes::from(packed.await.map_err(|_| ())?.map_err(|_| ())?))
-        })
-        .await
-        .ok()
-        .cloned()
+        cell.get_or_try_init(|| read(file.to_path_buf(), version, coding)).await.ok().cloned()
     }
+}
+
+/// Reads one representation of `file` from disk.
+async fn read(file: PathBuf, version: Version, coding: Coding) -> Result<Bytes, ()> {
+    let Some(suffix) = coding.suffix() else {
+        return tokio::fs::read(&file).await.map(Bytes::from).map_err(|_| ());
+    };
+    let copy = PathBuf::from(format!("{}.{suffix}", file.display()));
+    if let Ok(meta) = tokio::fs::metadata(&copy).await
+        && meta.modified().ok() >= version.modified
+        && let Ok(bytes) = tokio::fs::read(&copy).await
+    {
+        return Ok(Bytes::from(bytes));
+    }
+    let plain = tokio::fs::read(&file).await.map_err(|_| ())?;
+    // Quick settings: release builds bring their own best copies, so this
+    // serves debug builds and files added by hand.
+    let packed = tokio::task::spawn_blocking(move || compress_all(&plain, coding, false));
+    Ok(Bytes::from(packed.await.map_err(|_| ())?.map_err(|_| ())?))
 }
 
 /// A validator for one representation of one version of a file.
