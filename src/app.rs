@@ -8,8 +8,8 @@ use leptos_router::path;
 
 use crate::components::layout::Layout;
 use crate::lazy_pages::{
-    AnalysisRoute, ArchivedGameRoute, DocsRoute, EngineGameRoute, GamesRoute, LiveGameRoute, LocalGameRoute,
-    OverviewRoute, PlayRoute, QuickMatchRoute, StatisticsRoute,
+    AccountRoute, AnalysisRoute, ArchivedGameRoute, DocsRoute, EngineGameRoute, GamesRoute, LiveGameRoute,
+    LocalGameRoute, LoginRoute, OverviewRoute, PlayRoute, ProfileRoute, QuickMatchRoute, StatisticsRoute,
 };
 use crate::pages::landing::LandingPage;
 use crate::pages::not_found::NotFoundPage;
@@ -106,6 +106,9 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/statistics") view=StatisticsRoute::lazy() />
                     <Route path=path!("/games") view=GamesRoute::lazy() />
                     <Route path=path!("/games/:id") view=ArchivedGameRoute::lazy() />
+                    <Route path=path!("/players/:name") view=ProfileRoute::lazy() />
+                    <Route path=path!("/login") view=LoginRoute::lazy() />
+                    <Route path=path!("/account") view=AccountRoute::lazy() />
                     <Route path=path!("/analysis") view=AnalysisRoute::lazy() />
                     <Route path=path!("/docs") view=DocsRoute::lazy() />
                 </Routes>

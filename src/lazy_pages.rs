@@ -11,8 +11,9 @@ use leptos::lazy;
 use leptos::prelude::*;
 use leptos_router::{Lazy, LazyRoute};
 
+use crate::pages::account::{AccountPage, LoginPage};
 use crate::pages::analysis::AnalysisPage;
-use crate::pages::archive::{ArchivedGamePage, GamesPage, StatisticsPage};
+use crate::pages::archive::{ArchivedGamePage, GamesPage, ProfilePage, StatisticsPage};
 use crate::pages::docs::DocsPage;
 use crate::pages::local_game::{EngineGamePage, LocalGamePage};
 use crate::pages::online::{LiveGamePage, OverviewPage, QuickMatchPage};
@@ -52,12 +53,14 @@ fn online_pages(page: OnlinePages) -> AnyView {
     }
 }
 
-/// The statistics, the list of finished games and one finished game.
+/// The statistics, the list of finished games, one finished game and a
+/// player's page.
 #[derive(Clone, Copy, Debug)]
 enum ArchivePages {
     Statistics,
     Games,
     Game,
+    Profile,
 }
 
 #[lazy]
@@ -66,6 +69,22 @@ fn archive_pages(page: ArchivePages) -> AnyView {
         ArchivePages::Statistics => view! { <StatisticsPage /> }.into_any(),
         ArchivePages::Games => view! { <GamesPage /> }.into_any(),
         ArchivePages::Game => view! { <ArchivedGamePage /> }.into_any(),
+        ArchivePages::Profile => view! { <ProfilePage /> }.into_any(),
+    }
+}
+
+/// Logging in or signing up, and the account's settings.
+#[derive(Clone, Copy, Debug)]
+enum AccountPages {
+    Login,
+    Settings,
+}
+
+#[lazy]
+fn account_pages(page: AccountPages) -> AnyView {
+    match page {
+        AccountPages::Login => view! { <LoginPage /> }.into_any(),
+        AccountPages::Settings => view! { <AccountPage /> }.into_any(),
     }
 }
 
@@ -120,5 +139,8 @@ lazy_route!(OverviewRoute, online_pages(OnlinePages::Overview), __preload_online
 lazy_route!(StatisticsRoute, archive_pages(ArchivePages::Statistics), __preload_archive_pages);
 lazy_route!(GamesRoute, archive_pages(ArchivePages::Games), __preload_archive_pages);
 lazy_route!(ArchivedGameRoute, archive_pages(ArchivePages::Game), __preload_archive_pages);
+lazy_route!(ProfileRoute, archive_pages(ArchivePages::Profile), __preload_archive_pages);
+lazy_route!(LoginRoute, account_pages(AccountPages::Login), __preload_account_pages);
+lazy_route!(AccountRoute, account_pages(AccountPages::Settings), __preload_account_pages);
 lazy_route!(AnalysisRoute, analysis_page(), __preload_analysis_page);
 lazy_route!(DocsRoute, docs_page(), __preload_docs_page);

@@ -32,6 +32,9 @@ async fn serve() -> std::process::ExitCode {
     use std::process::ExitCode;
 
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(("ratings", rest)) = args.split_first().map(|(c, r)| (c.as_str(), r)) {
+        return hexarena::server::ratings_command::run(rest).await;
+    }
     if let Some(code) = hexarena::cli::run(&args) {
         return code;
     }
@@ -65,6 +68,20 @@ async fn serve() -> std::process::ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Names from before accounts get their look-alike key; ratings from
+    // before ratings per size class are recomputed from the archive.
+    if let Err(e) = hexarena::server::accounts::backfill_skeletons(&database).await {
+        eprintln!("hexarena: cannot prepare the player names: {e}");
+        return ExitCode::FAILURE;
+    }
+    match hexarena::server::archive::ratings::rebuild_if_missing(&database).await {
+        Ok(Some(done)) => println!("hexarena: rebuilt {} ratings from {} rated games", done.ratings, done.games),
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!("hexarena: cannot rebuild the ratings: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let hub_config = match hexarena::server::hub::config::HubConfig::from_env() {
         Ok(c) => c,
         Err(e) => {

@@ -82,10 +82,12 @@ async fn archive_round_trip(url: &str) {
         (Some("ann"), Some(1), Some(2))
     );
     assert_eq!(alpha["win_rate"], 1.0);
-    assert!(alpha["rating"].as_f64().unwrap() > 1500.0, "two wins raise the rating: {alpha}");
+    // Bots without a token are listed by their declared names, unrated.
+    assert!(alpha["rating"].is_null(), "an unverified bot is not rated: {alpha}");
+    assert_eq!(alpha["kind"], "unverified");
     let beta = leaders.iter().find(|r| r["model_name"] == "beta").unwrap();
-    assert!(beta["rating"].as_f64().unwrap() < 1500.0);
-    assert_eq!(leaders[0]["model_name"], "alpha", "ordered by rating");
+    assert!(beta["rating"].is_null());
+    assert_eq!(leaders[0]["model_name"], "alpha", "unrated, ordered by wins");
     let recent = &stats["recent_matches"][0];
     assert_eq!((recent["slot_id"].as_u64(), recent["winner"].as_i64()), (Some(slot), Some(-1)));
     assert_eq!(recent["games"], serde_json::json!([format!("{slot}-1"), format!("{slot}-2")]));
@@ -101,14 +103,14 @@ async fn archive_round_trip(url: &str) {
     assert_eq!(record.moves.len(), 14, "Blue opened: seven stones each");
     assert_eq!(record.moves[0], "a4");
     assert!(record.played_at_ms.windows(2).all(|w| w[0] <= w[1]));
-    let page = hexarena::server::archive::read::games(&pool, Some("ANN (alpha)"), Some(7), 1).await.unwrap();
+    let page = hexarena::server::archive::read::games(&pool, None, Some(7), 1).await.unwrap();
     assert_eq!(page.total, 2);
     assert_eq!(hexarena::server::archive::read::games(&pool, None, Some(9), 1).await.unwrap().total, 0);
     let matchmade: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM series WHERE room_code IS NULL").fetch_one(&pool).await.unwrap();
     assert_eq!(matchmade, 1, "a matchmaking series has no room");
-    let history: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM rating_history").fetch_one(&pool).await.unwrap();
-    assert_eq!(history, 4, "two rated games, two players each");
+    let history: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM rating_changes").fetch_one(&pool).await.unwrap();
+    assert_eq!(history, 0, "no game between two accounts, no rating change");
     pool.close().await;
 
     // A second server on the same database numbers new tables after it.
@@ -129,43 +131,36 @@ async fn finished_games_are_archived_in_postgres() {
     archive_round_trip(&url).await;
 }
 
-/// Registers `name` through the server function, as the /play page does:
-/// `{"Done": identity}` or `{"Refused": reason}`.
-async fn register(addr: std::net::SocketAddr, name: &str) -> Value {
-    let r = common::post_form(addr, "/api/register_player", &format!("name={name}")).await;
-    // A form post without JavaScript is sent back to the page (302); the
-    // answer is in the body either way.
-    assert!(r.status == 200 || r.status == 302, "{} {}", r.status, r.body);
-    serde_json::from_str(&r.body).unwrap_or_else(|e| panic!("JSON ({e}): {} {}", r.status, r.body))
+/// Signs `name` up through the server function, as the login page does;
+/// returns the session cookie.
+async fn sign_up(addr: std::net::SocketAddr, name: &str) -> String {
+    let r = common::call(addr, "/api/signup", &common::form(&[("name", name), ("password", "hex on a rhombus")]), None)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    common::session_cookie(&r).unwrap_or_else(|| panic!("no session: {}", r.body))
 }
 
 #[tokio::test]
-async fn people_register_a_unique_name_and_their_games_are_rated() {
+async fn games_between_two_accounts_are_rated() {
     let url = fresh_database(false).await.unwrap();
     let addr = start_server_with_archive(&url).await;
-    let ann = &register(addr, "Ann").await["Done"];
-    assert!(ann["secret"].as_str().is_some_and(|s| s.len() >= 32));
-    assert_eq!(register(addr, "ANN").await["Refused"], "The name “ANN” is taken: pick another");
-    assert!(register(addr, "x").await["Refused"].as_str().unwrap().contains("2 to 24"));
-    let bo = &register(addr, "Bo%20Peep").await["Done"];
-    assert_eq!(bo["name"], "Bo Peep");
+    let ann = sign_up(addr, "Ann").await;
+    let bo = sign_up(addr, "Bo Peep").await;
 
-    let seat =
-        |who: &Value| format!("player={}&secret={}", who["id"].as_str().unwrap(), who["secret"].as_str().unwrap());
     // They meet in a private room.
     let created = common::post_form(addr, "/api/create_room", "size=3&series=1&swap=off&time=none").await;
     let location = created.headers.iter().find_map(|h| h.strip_prefix("location: ")).expect("a redirect").to_string();
     let code = location.split("join=").nth(1).and_then(|c| c.split('&').next()).expect("a code").to_uppercase();
-    let q = format!("mode=room&code={code}");
-    let mut thief =
-        Client::connect(addr, &format!("/ws/play?{q}&player={}&secret=guess", ann["id"].as_str().unwrap())).await;
-    assert!(thief.expect("error").await["message"].as_str().unwrap().contains("pick your name again"));
-    let mut red = Client::connect(addr, &format!("/ws/play?{q}&name=Impostor&{}", seat(ann))).await;
+    let q = format!("/ws/play?mode=room&code={code}");
+    let mut thief = Client::connect(addr, &format!("{q}&player=p_0123&secret=guess")).await;
+    assert!(thief.expect("error").await["message"].as_str().unwrap().contains("log in on /login"));
+    let mut red = Client::connect_with(addr, &format!("{q}&name=Impostor"), Some(&ann), None).await;
     red.expect("joined").await;
-    let mut blue = Client::connect(addr, &format!("/ws/play?{q}&{}", seat(bo))).await;
+    let mut blue = Client::connect_with(addr, &q, Some(&bo), None).await;
     blue.expect("joined").await;
     let s = blue.until("state").await;
-    assert_eq!(s["seats"][0]["name"], "Ann", "the registered name, not the typed one");
+    assert_eq!(s["seats"][0]["name"], "Ann", "the account's name, not the typed one");
+    assert_eq!(s["seats"][0]["kind"], "person");
     for (who, q, r) in [(0, 0, 0), (1, 0, 2), (0, 1, 0), (1, 1, 2), (0, 2, 0)] {
         let mover = if who == 0 { &mut red } else { &mut blue };
         mover.play(q, r).await;
@@ -179,7 +174,7 @@ async fn people_register_a_unique_name_and_their_games_are_rated() {
     assert_eq!(row("Ann")["kind"], "human");
     assert!(row("Ann")["rating"].as_f64().unwrap() > 1500.0);
     assert!(row("Bo Peep")["rating"].as_f64().unwrap() < 1500.0);
-    assert!(!stats.to_string().contains(ann["secret"].as_str().unwrap()), "secrets never leave");
+    assert!(!stats.to_string().contains(ann.trim_start_matches("hexarena_session=")), "sessions never leave");
     let pool = hexarena::server::database::open(Some(&url), false).await.unwrap();
     let room: Option<String> = sqlx::query_scalar("SELECT room_code FROM series").fetch_one(&pool).await.unwrap();
     assert_eq!(room.as_deref(), Some(code.as_str()), "the series remembers its room");

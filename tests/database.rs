@@ -6,7 +6,7 @@ use hexarena::server::database::open;
 use sqlx::AnyPool;
 
 async fn tables_exist(pool: &AnyPool) {
-    for table in ["players", "series", "games", "game_moves", "rating_history"] {
+    for table in ["players", "series", "games", "game_moves", "ratings", "rating_changes", "sessions", "bot_tokens"] {
         let count: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
             .fetch_one(pool)
             .await

@@ -320,18 +320,19 @@ async fn spectators_get_the_series_once_then_only_what_changes() {
 }
 
 #[tokio::test]
-async fn name_registrations_per_minute_are_capped() {
+async fn sign_ups_per_minute_are_capped() {
     let url = common::fresh_database(false).await.unwrap();
     let config = HubConfig { registrations_per_minute: 2, ..HubConfig::default() };
     let addr = common::start_server_keeping(&url, None, config).await;
+    let body = |name: &str| format!("name={name}&password=hex+on+a+rhombus");
     for name in ["Ann", "Bo"] {
-        let r = common::post_form(addr, "/api/register_player", &format!("name={name}")).await;
+        let r = common::post_form(addr, "/api/signup", &body(name)).await;
         assert!(r.status == 200 || r.status == 302, "{} {}", r.status, r.body);
     }
-    let refused = common::post_form(addr, "/api/register_player", "name=Cy").await;
+    let refused = common::post_form(addr, "/api/signup", &body("Cy")).await;
     assert_eq!(refused.status, 429, "{}", refused.body);
     assert!(refused.headers.iter().any(|h| h.starts_with("retry-after: ")), "{:?}", refused.headers);
-    assert!(refused.body.contains("Too many names registered"), "{}", refused.body);
-    let other = common::post_form_from(addr, "/api/register_player", "name=Cy", "127.0.0.2".parse().unwrap()).await;
+    assert!(refused.body.contains("Too many accounts made"), "{}", refused.body);
+    let other = common::post_form_from(addr, "/api/signup", &body("Cy"), "127.0.0.2".parse().unwrap()).await;
     assert!(other.status == 200 || other.status == 302, "{} {}", other.status, other.body);
 }

@@ -174,7 +174,7 @@ async fn pages_of_live_games_render_on_the_server() {
     assert_eq!(page.status, 200);
     assert_eq!(page.body.matches("data-cell=").count(), 25);
     assert!(page.body.contains(r#"data-cell="a1""#));
-    assert!(page.body.contains("Bob to move (Blue)"), "status rendered on the server");
+    assert!(page.body.contains("Bob · guest to move (Blue)"), "status rendered on the server, the guest marked");
     let gone = get(addr, "/game/987654").await;
     assert!(gone.body.contains("This game is not live"));
     let overview = get(addr, "/overview").await;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { cell, hydrated, watchErrors } from './support/game';
 import { root } from './support/server';
+import { PASSWORD, signUp } from './support/accounts';
 
 /** A fresh browser context (its own storage), like a second person. */
 async function person(browser: Browser): Promise<{ page: Page; errors: string[] }> {
@@ -12,12 +13,11 @@ async function person(browser: Browser): Promise<{ page: Page; errors: string[] 
   return { page, errors: watchErrors(page) };
 }
 
-/** Picks a display name on /play, so this browser's games are rated. */
+/** Signs up on /login, so this browser's games are rated. */
 async function register(page: Page, name: string): Promise<void> {
+  await signUp(page, name);
   await page.goto('/play');
   await hydrated(page);
-  await page.getByTestId('identity-name').fill(name);
-  await page.getByTestId('identity-save').click();
   await expect(page.getByTestId('identity-name-shown')).toContainText(`You play as ${name}`);
 }
 
@@ -37,11 +37,12 @@ test('quick match: two people play, a spectator follows, a reload resumes', asyn
   await register(alice.page, 'Alice');
   await register(bob.page, 'Bob');
   // A name is taken once, whatever its case.
-  await register(carol.page, 'Carol');
-  await carol.page.getByRole('button', { name: 'Use another name' }).click();
-  await carol.page.getByTestId('identity-name').fill('ALICE');
-  await carol.page.getByTestId('identity-save').click();
-  await expect(carol.page.getByTestId('identity-error')).toContainText('is taken');
+  await carol.page.goto('/login');
+  await hydrated(carol.page);
+  await carol.page.getByTestId('signup-name').fill('ALICE');
+  await carol.page.getByTestId('signup-password').fill(PASSWORD);
+  await carol.page.getByTestId('signup-submit').click();
+  await expect(carol.page.getByTestId('signup-error')).toContainText('is taken');
   await alice.page.goto(`/play/online?${q}`);
   await hydrated(alice.page);
   await expect(alice.page).toHaveURL(/\/game\/\d+$/);
@@ -149,13 +150,13 @@ test('a private room: create, share the link, join, chat', async ({ browser }) =
   await bob.page.getByTestId('join-room').click();
   await expect(bob.page).toHaveURL(/\/game\/\d+/);
   await hydrated(bob.page);
-  await expect(bob.page.getByTestId('game-status')).toHaveText('Ada to move (Red)');
+  await expect(bob.page.getByTestId('game-status')).toHaveText('Ada · guest to move (Red)');
   await expect(alice.page.getByTestId('game-status')).toHaveText('Your move (Red)');
   await expect(alice.page.getByTestId('share-link')).toHaveCount(0);
 
   await alice.page.getByTestId('chat-input').fill('good luck!');
   await alice.page.getByTestId('chat-input').press('Enter');
-  await expect(bob.page.getByTestId('chat')).toContainText('Ada: good luck!');
+  await expect(bob.page.getByTestId('chat')).toContainText('Ada · guest: good luck!');
 
   // Resigning gives Bob the game.
   await alice.page.getByTestId('resign').click();

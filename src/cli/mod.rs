@@ -28,6 +28,7 @@ usage:
                                 prove every opening of the N×N board, with the time it took
                                 (at most NODES positions each, 3000000 unless given) and
                                 whether it agrees with the published map (6×6, 7×7)
+  hexarena ratings --rebuild    recompute every rating from the archived games (DATABASE_URL)
 levels: beginner, casual, strong, max";
 
 /// Runs the subcommand named in `args` (without the program name);

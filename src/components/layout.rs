@@ -60,6 +60,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                             }
                         })
                         .collect_view()}
+                    <li><AccountLink /></li>
                 </ul>
             </nav>
         </header>
@@ -69,6 +70,27 @@ pub fn Layout(children: Children) -> impl IntoView {
         <footer class="site-footer">
             <p>"hexarena — Hex in the browser, in Rust. Red joins left and right, Blue joins top and bottom."</p>
         </footer>
+    }
+}
+
+/// "Log in", or the logged-in person's name. Asked by the browser after
+/// each navigation, never rendered by the server: pages are then the same
+/// for everyone, and cached by the build (see `server::assets::pages`).
+#[component]
+fn AccountLink() -> impl IntoView {
+    let me = RwSignal::new(None::<crate::online::account::Me>);
+    let location = use_location();
+    Effect::new(move |_| {
+        location.pathname.track();
+        leptos::task::spawn_local(async move {
+            if let Ok(who) = crate::pages::account::api::who_am_i().await {
+                me.set(who);
+            }
+        });
+    });
+    move || match me.get() {
+        Some(me) => view! { <a href="/account" data-testid="nav-account">{me.name}</a> }.into_any(),
+        None => view! { <a href="/login" data-testid="nav-login">"Log in"</a> }.into_any(),
     }
 }
 

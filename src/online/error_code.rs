@@ -21,6 +21,8 @@ pub enum ErrorCode {
     BadRequest,
     /// The browser's stored identity did not check out.
     UnknownPlayer,
+    /// A bot's token is unknown or revoked.
+    BadBotToken,
 
     // Finding a seat or a game.
     /// No table could be opened or found in the pool.
@@ -74,7 +76,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order (so `code as usize` indexes it).
-    pub const ALL: [ErrorCode; 38] = [
+    pub const ALL: [ErrorCode; 39] = [
         ErrorCode::MessageTooLarge,
         ErrorCode::InvalidJson,
         ErrorCode::MissingType,
@@ -82,6 +84,7 @@ impl ErrorCode {
         ErrorCode::InvalidPayload,
         ErrorCode::BadRequest,
         ErrorCode::UnknownPlayer,
+        ErrorCode::BadBotToken,
         ErrorCode::NoSlot,
         ErrorCode::NoSuchSlot,
         ErrorCode::SlotNotWaiting,
@@ -156,7 +159,8 @@ impl ErrorCode {
             ErrorCode::Occupied => "Cell already occupied",
             ErrorCode::SeriesNotOver => "Series is not over and opponent is still connected",
             ErrorCode::BadRequest => "The request is missing a parameter or has a malformed one",
-            ErrorCode::UnknownPlayer => "This browser's player is unknown here: pick your name again on /play",
+            ErrorCode::UnknownPlayer => "This browser's player is unknown here: log in again on /login",
+            ErrorCode::BadBotToken => "Unknown or revoked bot token: make a new one on your account page",
             ErrorCode::IllegalMove => "Illegal move",
             ErrorCode::BadCoordinates => "Move coordinates must be integers",
         }

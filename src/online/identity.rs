@@ -30,9 +30,68 @@ pub fn check_name(name: &str) -> Result<String, String> {
     Ok(name.to_string())
 }
 
+/// What a name looks like, for telling look-alikes apart: case, the
+/// separators (space, `-`, `_`, `.`) and the usual disguises (digits for
+/// letters, `rn` for `m`, Cyrillic and Greek letters drawn like Latin ones)
+/// are all folded away. Two names with one skeleton cannot both be taken.
+pub fn skeleton(name: &str) -> String {
+    let folded: String = name
+        .chars()
+        .flat_map(char::to_lowercase)
+        .filter(|c| !matches!(c, ' ' | '-' | '_' | '.'))
+        .map(look_alike)
+        .collect();
+    // Pairs last: "rn" and "vv" pass for "m" and "w" once the letters are folded.
+    folded.replace("rn", "m").replace("vv", "w")
+}
+
+/// The Latin letter a character passes for.
+fn look_alike(c: char) -> char {
+    match c {
+        '0' | 'о' | 'ο' | 'σ' | 'ө' => 'o',
+        '1' | 'i' | 'ı' | 'і' | 'ι' | 'ӏ' | '|' | 'ł' => 'l',
+        '2' => 'z',
+        '3' | 'з' => 'e',
+        '4' => 'a',
+        '5' | 'ѕ' => 's',
+        '6' | 'б' => 'b',
+        '7' => 't',
+        '8' | 'в' | 'β' => 'b',
+        '9' => 'g',
+        'а' | 'α' => 'a',
+        'е' | 'ё' | 'є' | 'ε' => 'e',
+        'р' | 'ρ' => 'p',
+        'с' | 'ϲ' => 'c',
+        'у' | 'γ' => 'y',
+        'х' | 'χ' => 'x',
+        'ј' => 'j',
+        'ԁ' => 'd',
+        'ɡ' => 'g',
+        'к' | 'κ' => 'k',
+        'м' => 'm',
+        'н' | 'η' => 'h',
+        'т' | 'τ' => 't',
+        'ν' => 'v',
+        'ω' | 'ш' => 'w',
+        'п' | 'π' => 'n',
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn look_alike_names_share_a_skeleton() {
+        let ada = skeleton("Ada Lovelace");
+        for disguise in ["ada_lovelace", "AdaLove1ace", "Аda Lovelace", "ada.lovelace", "4da Lovelace"] {
+            assert_eq!(skeleton(disguise), ada, "{disguise}");
+        }
+        assert_eq!(skeleton("Morn"), skeleton("Mom"));
+        assert_eq!(skeleton("Hex0r"), skeleton("hexor"));
+        assert_ne!(skeleton("Ada"), skeleton("Adam"));
+    }
 
     #[test]
     fn names_are_checked_and_trimmed() {

@@ -2,6 +2,7 @@
 //! server, the browser client and bots share. hexgame protocol v1 is the
 //! compatibility contract; our browser protocol extends it.
 
+pub mod account;
 pub mod client_message;
 pub mod credentials;
 pub mod error_code;
@@ -10,6 +11,7 @@ pub mod identity;
 pub mod messages;
 pub mod options;
 pub mod player;
+pub mod profile;
 pub mod records;
 pub mod slot_patch;
 pub mod view;

@@ -171,6 +171,7 @@ mod tests {
             players: vec![PlayerId::Red, PlayerId::Blue],
             player_models: BTreeMap::from([("-1".to_string(), "random".to_string())]),
             player_usernames: BTreeMap::new(),
+            player_kinds: BTreeMap::new(),
             connected_players: vec![PlayerId::Red, PlayerId::Blue],
             disconnected_players: vec![],
             current_turn: Some(PlayerId::Red),

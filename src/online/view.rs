@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::account::SeatKind;
 use super::game_end::GameEnd;
 use super::player::PlayerId;
 use super::slot_patch::SlotPatch;
@@ -44,6 +45,10 @@ pub struct SlotSnapshot {
     pub time_control: Option<TimeControl>,
     #[serde(default)]
     pub last_move: Option<[u8; 2]>,
+    /// Each seated player's kind (account, guest, unverified bot), keyed
+    /// like `player_usernames`.
+    #[serde(default)]
+    pub player_kinds: BTreeMap<String, SeatKind>,
 }
 
 /// hexgame's slot state: `"waiting"` for a second player, `"full"` once
@@ -128,20 +133,26 @@ pub enum Phase {
 pub struct SeatView {
     pub name: Option<String>,
     pub model: Option<String>,
+    /// Whether the name is an account's, a guest's or an unverified bot's.
+    #[serde(default)]
+    pub kind: SeatKind,
     pub connected: bool,
     /// Remaining clock time (ms) at the moment the view was made.
     pub clock_ms: Option<u64>,
 }
 
 impl SeatView {
-    /// What to call the player on a page.
+    /// What to call the player on a page: a name that is not an account's
+    /// is marked as a guest's or an unverified bot's, so it can never pass
+    /// for an account.
     pub fn label(&self, seat: PlayerId) -> String {
-        match (&self.name, &self.model) {
+        let base = match (&self.name, &self.model) {
             (Some(name), Some(model)) => format!("{name} ({model})"),
             (Some(name), None) => name.clone(),
             (None, Some(model)) => model.clone(),
             (None, None) => format!("Anonymous {}", seat.color().name()),
-        }
+        };
+        self.kind.decorate(base)
     }
 }
 

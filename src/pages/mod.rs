@@ -1,5 +1,6 @@
 //! One module per page.
 
+pub mod account;
 pub mod analysis;
 pub mod archive;
 pub mod docs;

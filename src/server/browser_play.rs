@@ -13,6 +13,7 @@ use super::hub::Hub;
 use super::hub::socket::{self, Seating};
 use super::hub::table::Arrival;
 use super::online::{Params, SocketPermit, integer, label, upgrade};
+use crate::online::account::AccountKind;
 use crate::online::{Credentials, Dialect, ErrorCode, Refusal, TableOptions, TimeControl};
 
 /// `/ws/play`: a browser player. `mode=quick` (with `size`, `series`,
@@ -23,10 +24,14 @@ pub(super) async fn play(
     State(hub): State<Hub>,
     address: ClientAddress,
     permit: SocketPermit,
+    headers: axum::http::HeaderMap,
     Query(params): Params,
 ) -> Response {
     let mode = browser_mode(&params);
     let name = label(&params, "name");
+    // The session cookie: the socket's request is the page's own origin
+    // (`same_origin_sockets`), so another site cannot ride on it.
+    let session = super::accounts::sessions::from_headers(&headers);
     upgrade(ws).on_upgrade(move |mut socket| async move {
         let _held = permit;
         // Boxed: the handshake and the player check (a database query) are
@@ -35,7 +40,8 @@ pub(super) async fn play(
         let seating = Box::pin(async {
             let mode = mode?;
             let credentials = first_frame(&mut socket, hub.config().handshake).await?;
-            browser_seating(&hub, mode, name, credentials, address).await
+            let who = Who { typed: name, credentials, session };
+            browser_seating(&hub, mode, who, address).await
         })
         .await;
         match seating {
@@ -97,28 +103,50 @@ async fn first_frame(socket: &mut WebSocket, within: std::time::Duration) -> Res
     })
 }
 
-async fn browser_seating(
-    hub: &Hub,
-    mode: BrowserMode,
-    name: Option<String>,
+/// What a browser says about who sits down.
+struct Who {
+    /// The name typed on the page (a guest's).
+    typed: Option<String>,
     credentials: Credentials,
-    address: ClientAddress,
-) -> Result<Seating, Refusal> {
+    /// The session id of its cookie.
+    session: Option<String>,
+}
+
+async fn browser_seating(hub: &Hub, mode: BrowserMode, who: Who, address: ClientAddress) -> Result<Seating, Refusal> {
     Ok(match mode {
-        BrowserMode::Resume(id) => Seating::Resume(id, credentials.token.unwrap_or_default()),
-        BrowserMode::Quick(options) => Seating::Quick(options, who_plays(hub, name, &credentials).await?, address),
-        BrowserMode::Room(code) => Seating::Room(code, who_plays(hub, name, &credentials).await?, address),
+        BrowserMode::Resume(id) => Seating::Resume(id, who.credentials.token.unwrap_or_default()),
+        BrowserMode::Quick(options) => Seating::Quick(options, who_plays(hub, who).await?, address),
+        BrowserMode::Room(code) => Seating::Room(code, who_plays(hub, who).await?, address),
     })
 }
 
-/// The person at a browser: a registered player when their id and secret
-/// check out, else whatever name they typed (not rated).
-async fn who_plays(hub: &Hub, name: Option<String>, credentials: &Credentials) -> Result<Arrival, Refusal> {
-    let typed = Arrival { name, model: None, player_id: None };
-    let (Some(id), Some(secret)) = (&credentials.player, &credentials.secret) else { return Ok(typed) };
-    let Some(archive) = hub.archive() else { return Ok(typed) };
+/// The person at a browser: the account its session cookie is logged in
+/// to; or a name registered before accounts whose id and secret this
+/// browser kept (until a password is set for it); else a guest under the
+/// name they typed (not rated).
+async fn who_plays(hub: &Hub, who: Who) -> Result<Arrival, Refusal> {
+    let guest = Arrival { name: who.typed, ..Arrival::default() };
+    let Some(archive) = hub.archive() else { return Ok(guest) };
+    let account = |id: String, name: String| Arrival {
+        name: Some(name),
+        model: None,
+        player_id: Some(id),
+        account_kind: AccountKind::Person,
+    };
+    if let Some(session) = &who.session {
+        match super::accounts::sessions::person(archive.pool(), session).await {
+            Ok(Some(me)) => return Ok(account(me.id, me.name)),
+            // An ended session: the page shows its visitor logged out.
+            Ok(None) => {}
+            Err(e) => {
+                tracing::error!(error = %e, "sessions unreadable");
+                return Err(ErrorCode::Unavailable.into());
+            }
+        }
+    }
+    let (Some(id), Some(secret)) = (&who.credentials.player, &who.credentials.secret) else { return Ok(guest) };
     match super::identity::verify(archive.pool(), id, secret).await {
-        Ok(name) => Ok(Arrival { name: Some(name), model: None, player_id: Some(id.clone()) }),
+        Ok(name) => Ok(account(id.clone(), name)),
         Err(e) => Err(e.refusal()),
     }
 }

@@ -103,6 +103,15 @@ impl ClientAddress {
         ClientAddress(Some(proxies.client(peer, forwarded)))
     }
 
+    /// Whether the browser reached us over HTTPS: as a trusted proxy says
+    /// in `X-Forwarded-Proto` (hexarena itself speaks plain HTTP).
+    pub fn over_https(parts: &Parts) -> bool {
+        let Some(peer) = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()) else { return false };
+        let trusted = parts.extensions.get::<TrustedProxies>().is_some_and(|p| p.trusts(peer));
+        let proto = parts.headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok());
+        trusted && proto.is_some_and(|p| p.rsplit(',').next().is_some_and(|last| last.trim() == "https"))
+    }
+
     /// The address of the request a server function is answering.
     pub fn of_server_fn() -> ClientAddress {
         leptos::prelude::use_context::<Parts>().map_or(ClientAddress(None), |p| ClientAddress::of(&p))

@@ -1,5 +1,6 @@
 //! The HTTP server: routes beside the Leptos pages.
 
+pub mod accounts;
 pub mod api_quota;
 pub mod archive;
 pub mod assets;
@@ -14,5 +15,6 @@ pub mod journal;
 pub mod listen;
 pub mod metrics;
 pub mod online;
+pub mod ratings_command;
 pub mod router;
 pub mod security;

@@ -24,12 +24,15 @@ use super::hub::liveness::{Liveness, Pulse};
 use super::hub::socket::{self, Seating};
 use super::hub::table::Arrival;
 use super::metrics::ConnectionKind;
+use crate::online::account::AccountKind;
 use crate::online::{Dialect, ErrorCode, Refusal, TableOptions};
 
 pub use super::browser_play::browser_options;
 
-/// The live-play routes, ready to merge into the app's router.
-pub fn routes<S: Clone + Send + Sync + 'static>(hub: Hub) -> Router<S> {
+/// hexgame protocol v1's routes; served at the root and again under
+/// `/bot/{token}`, where a bot account's token in the server address makes
+/// the unchanged hexgame clients authenticate.
+fn v1_routes() -> Router<Hub> {
     Router::new()
         .route("/ws/matchmake", get(matchmake))
         .route("/ws/join-slot", get(join_slot))
@@ -37,6 +40,13 @@ pub fn routes<S: Clone + Send + Sync + 'static>(hub: Hub) -> Router<S> {
         .route("/slots", get(slots))
         .route("/ws/slots", get(slots_feed))
         .route("/api/statistics", get(statistics))
+}
+
+/// The live-play routes, ready to merge into the app's router.
+pub fn routes<S: Clone + Send + Sync + 'static>(hub: Hub) -> Router<S> {
+    Router::new()
+        .merge(v1_routes())
+        .nest("/bot/{token}", v1_routes())
         .route("/ws/play", get(super::browser_play::play))
         .route("/ws/watch", get(watch))
         .route("/ws/overview", get(overview_feed))
@@ -96,11 +106,52 @@ pub(super) fn label(params: &HashMap<String, String>, key: &str) -> Option<Strin
     (!cleaned.is_empty()).then(|| cleaned.chars().take(80).collect())
 }
 
-fn arrival(params: &HashMap<String, String>) -> Arrival {
-    Arrival {
+/// A bot account's token, from the address (`/bot/TOKEN/ws/…`, where
+/// hexgame's clients put it) or an `Authorization: Bearer` header.
+pub(super) struct BotToken(Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for BotToken {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<BotToken, Self::Rejection> {
+        let in_path = match axum::extract::RawPathParams::from_request_parts(parts, state).await {
+            Ok(params) => params.iter().find(|(k, _)| *k == "token").map(|(_, v)| v.to_string()),
+            Err(_) => None,
+        };
+        let bearer = || {
+            let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+            let (scheme, token) = value.trim().split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
+        };
+        Ok(BotToken(in_path.or_else(bearer)))
+    }
+}
+
+/// Who a v1 connection is: the bot account its token proves (rated as that
+/// bot, whatever names it declares), or, without a token, the names it
+/// declares, unverified and unrated.
+async fn arrival(hub: &Hub, params: &HashMap<String, String>, token: BotToken) -> Result<Arrival, Refusal> {
+    let declared = Arrival {
         name: label(params, "username").or_else(|| label(params, "name")),
         model: label(params, "model_name"),
-        player_id: None,
+        ..Arrival::default()
+    };
+    let Some(token) = token.0 else { return Ok(declared) };
+    let Some(archive) = hub.archive() else {
+        return Err(Refusal::new(ErrorCode::BadBotToken, "This server keeps no accounts: connect without a token"));
+    };
+    match super::accounts::bots::authenticate(archive.pool(), &token).await {
+        Ok(Ok(bot)) => Ok(Arrival {
+            name: Some(bot.name),
+            model: declared.model,
+            player_id: Some(bot.id),
+            account_kind: AccountKind::Bot,
+        }),
+        Ok(Err(refused)) => Err(Refusal::new(ErrorCode::BadBotToken, refused.to_string())),
+        Err(e) => {
+            tracing::error!(error = %e, "bot tokens unreadable");
+            Err(ErrorCode::Unavailable.into())
+        }
     }
 }
 
@@ -143,9 +194,13 @@ async fn matchmake(
     State(hub): State<Hub>,
     address: ClientAddress,
     permit: SocketPermit,
+    token: BotToken,
     Query(params): Params,
 ) -> Response {
-    let seating = v1_options(&params).map(|options| Seating::Quick(options, arrival(&params), address));
+    let seating = match v1_options(&params) {
+        Ok(options) => arrival(&hub, &params, token).await.map(|who| Seating::Quick(options, who, address)),
+        Err(e) => Err(e),
+    };
     seat(ws, hub, Dialect::V1, seating, permit)
 }
 
@@ -153,9 +208,13 @@ async fn join_slot(
     ws: WebSocketUpgrade,
     State(hub): State<Hub>,
     permit: SocketPermit,
+    token: BotToken,
     Query(params): Params,
 ) -> Response {
-    let seating = slot_id(&params, ErrorCode::NoSuchSlot).map(|id| Seating::Table(id, arrival(&params)));
+    let seating = match slot_id(&params, ErrorCode::NoSuchSlot) {
+        Ok(id) => arrival(&hub, &params, token).await.map(|who| Seating::Table(id, who)),
+        Err(e) => Err(e),
+    };
     seat(ws, hub, Dialect::V1, seating, permit)
 }
 

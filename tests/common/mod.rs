@@ -177,3 +177,47 @@ fn form_request(addr: std::net::SocketAddr, path: &str, body: &str) -> String {
         body.len()
     )
 }
+
+/// Calls a server function as a script does: a form body, a JSON answer,
+/// with the session cookie `cookie` (`name=value`) if given.
+pub async fn call(addr: std::net::SocketAddr, path: &str, body: &str, cookie: Option<&str>) -> Response {
+    let cookie = cookie.map(|c| format!("Cookie: {c}\r\n")).unwrap_or_default();
+    exchange(
+        addr,
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{cookie}Content-Type: application/x-www-form-urlencoded\r\nAccept: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+    .await
+}
+
+/// The `name=value` of the session cookie a response sets, if it sets one.
+pub fn session_cookie(response: &Response) -> Option<String> {
+    response
+        .headers
+        .iter()
+        .find_map(|h| h.strip_prefix("set-cookie: "))
+        .and_then(|c| c.split(';').next())
+        .map(str::to_string)
+        .filter(|c| c.starts_with("hexarena_session=") && c.len() > "hexarena_session=".len())
+}
+
+/// `application/x-www-form-urlencoded` of `pairs`.
+pub fn form(pairs: &[(&str, &str)]) -> String {
+    pairs
+        .iter()
+        .map(|(k, v)| {
+            let enc: String = v
+                .bytes()
+                .map(|b| match b {
+                    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+                    b' ' => "+".to_string(),
+                    _ => format!("%{b:02X}"),
+                })
+                .collect();
+            format!("{k}={enc}")
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}

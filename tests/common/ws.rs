@@ -45,6 +45,30 @@ impl Client {
         Client::begin(ws, first).await
     }
 
+    /// [`Client::connect`] with a browser's session cookie (`name=value`),
+    /// or, with `bearer`, a bot's `Authorization: Bearer` token instead.
+    pub async fn connect_with(
+        addr: std::net::SocketAddr,
+        path: &str,
+        cookie: Option<&str>,
+        bearer: Option<&str>,
+    ) -> Client {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let (path, first) = split_credentials(path);
+        let mut request = format!("ws://{addr}{path}").into_client_request().expect("a request");
+        if let Some(cookie) = cookie {
+            request.headers_mut().insert("cookie", cookie.parse().expect("a cookie header"));
+        }
+        if let Some(token) = bearer {
+            request.headers_mut().insert("authorization", format!("Bearer {token}").parse().expect("a header"));
+        }
+        let (ws, _) = tokio::time::timeout(Duration::from_secs(10), tokio_tungstenite::connect_async(request))
+            .await
+            .unwrap_or_else(|_| panic!("no WebSocket handshake within 10 s for {path}"))
+            .expect("WebSocket handshake");
+        Client::begin(ws, first).await
+    }
+
     /// Connects to `path` exactly as given, sending nothing first.
     pub async fn connect_raw(addr: std::net::SocketAddr, path: &str) -> Client {
         let handshake = tokio_tungstenite::connect_async(format!("ws://{addr}{path}"));

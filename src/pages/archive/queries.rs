@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::app_error::AppError;
+use crate::online::profile::Profile;
 use crate::online::records::{GamePage, GameRecord, Statistics};
 
 /// What a reader is told when the database fails.
@@ -35,4 +36,12 @@ pub async fn archived_game(id: String) -> Result<Option<GameRecord>, AppError> {
     let hub = AppError::hub()?;
     let Some(archive) = hub.archive() else { return Ok(None) };
     crate::server::archive::read::game(archive.pool(), &id).await.map_err(unreadable)
+}
+
+/// A player's page: `None` when no player has this name.
+#[server(endpoint = "player_profile")]
+pub async fn player_profile(name: String) -> Result<Option<Profile>, AppError> {
+    let hub = AppError::hub()?;
+    let Some(archive) = hub.archive() else { return Ok(None) };
+    crate::server::archive::profile::profile(archive.pool(), &name).await.map_err(unreadable)
 }

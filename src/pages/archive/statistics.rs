@@ -6,7 +6,8 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 
 use super::queries::archive_statistics;
-use crate::online::records::{DayCount, Statistics};
+use crate::online::account::SeatKind;
+use crate::online::records::{DayCount, LeaderboardRow, Statistics};
 
 /// The statistics page.
 #[component]
@@ -29,22 +30,58 @@ pub fn StatisticsPage() -> impl IntoView {
     }
 }
 
+/// Which leaderboard is shown (`?board=` in the address, so the links work
+/// without the page's script).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Board {
+    People,
+    Bots,
+    Both,
+    /// Guests and unverified bots: listed, never rated.
+    Unrated,
+}
+
+impl Board {
+    const ALL: [(Board, &'static str, &'static str); 4] = [
+        (Board::People, "people", "People"),
+        (Board::Bots, "bots", "Bots"),
+        (Board::Both, "both", "People and bots"),
+        (Board::Unrated, "unrated", "Guests and unverified bots"),
+    ];
+
+    fn parse(text: Option<String>) -> Board {
+        Board::ALL.into_iter().find(|(_, key, _)| Some(*key) == text.as_deref()).map_or(Board::People, |(b, _, _)| b)
+    }
+
+    fn shows(self, kind: &str) -> bool {
+        match self {
+            Board::People => kind == "human",
+            Board::Bots => kind == "bot",
+            Board::Both => kind == "human" || kind == "bot",
+            Board::Unrated => kind == "guest" || kind == "unverified",
+        }
+    }
+}
+
 #[component]
-fn StatisticsView(s: Statistics) -> impl IntoView {
-    let players = s.leaderboard.len();
+fn Leaderboard(rows: Vec<LeaderboardRow>) -> impl IntoView {
+    let query = leptos_router::hooks::use_query_map();
+    let board = move || Board::parse(query.with(|q| q.get("board")));
+    let rows = StoredValue::new(rows);
     view! {
-        <div class="totals">
-            <div class="card total"><strong data-testid="total-matches">{s.totals.matches}</strong>" series played"</div>
-            <div class="card total"><strong data-testid="total-games">{s.totals.games}</strong>" games"</div>
-            <div class="card total"><strong>{players}</strong>" players and bots"</div>
-        </div>
         <section>
             <h2>"Leaderboard"</h2>
             <p class="hint">
-                "Ratings are Glicko-2: every rated game moves both players, more when the rating is less sure "
-                "(the ± is two deviations). Bots are counted by model name and username, as hexgame does. "
-                "Wins and losses count series."
+                "Ratings are Glicko-2, counted only for games between two accounts (people or bots with a token): "
+                "every rated game moves both players, more when the rating is less sure (the ± is two deviations; "
+                "“?” marks a provisional rating). Wins and losses count series."
             </p>
+            <nav class="tabs" aria-label="Leaderboards">
+                {Board::ALL.into_iter().map(|(b, key, label)| view! {
+                    <a href=format!("/statistics?board={key}") data-testid=format!("board-{key}")
+                        aria-current=move || (board() == b).then_some("page")>{label}</a>
+                }).collect_view()}
+            </nav>
             <div class="table-scroll">
                 <table class="leaderboard" data-testid="leaderboard">
                     <thead>
@@ -54,27 +91,60 @@ fn StatisticsView(s: Statistics) -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        {s.leaderboard.iter().enumerate().map(|(i, r)| {
-                            let rating = r.rating.map_or("—".to_string(), |x| format!("{:.0} ± {:.0}", x, 2.0 * r.deviation.unwrap_or(0.0)));
-                            let who = if r.kind == "bot" { format!("{} (bot)", r.display_name) } else { r.display_name.clone() };
-                            let href = format!("/games?player={}", crate::pages::online::live_socket::encode(&r.display_name));
-                            view! {
-                                <tr data-testid="leaderboard-row">
-                                    <td>{i + 1}</td>
-                                    <td><a href=href>{who}</a></td>
-                                    <td class="num" data-testid="rating">{rating}</td>
-                                    <td class="num">{r.matches}</td>
-                                    <td class="num">{r.wins}</td>
-                                    <td class="num">{r.losses}</td>
-                                    <td class="num">{format!("{:.0}%", r.win_rate * 100.0)}</td>
-                                    <td class="num">{format!("{}–{}", r.games_won, r.games_lost)}</td>
-                                </tr>
-                            }
-                        }).collect_view()}
+                        {move || {
+                            let board = board();
+                            rows.with_value(|rows| rows.iter().filter(|r| board.shows(&r.kind)).enumerate().map(|(i, r)| {
+                                view! { <LeaderboardLine place=i + 1 r=r.clone() /> }
+                            }).collect_view())
+                        }}
                     </tbody>
                 </table>
             </div>
         </section>
+    }
+}
+
+#[component]
+fn LeaderboardLine(place: usize, r: LeaderboardRow) -> impl IntoView {
+    let provisional = r.deviation.is_some_and(|d| d > crate::rating::PROVISIONAL_DEVIATION);
+    let rating = r.rating.map_or("—".to_string(), |x| {
+        format!("{:.0} ± {:.0}{}", x, 2.0 * r.deviation.unwrap_or(0.0), if provisional { " ?" } else { "" })
+    });
+    let encode = crate::pages::online::live_socket::encode;
+    let who = match r.kind.as_str() {
+        "bot" => format!("{} (bot)", r.display_name),
+        "guest" => SeatKind::Guest.decorate(r.display_name.clone()),
+        "unverified" => SeatKind::UnverifiedBot.decorate(format!("{} ({})", r.display_name, r.model_name)),
+        _ => r.display_name.clone(),
+    };
+    let link = (r.kind == "human" || r.kind == "bot").then(|| format!("/players/{}", encode(&r.display_name)));
+    view! {
+        <tr data-testid="leaderboard-row">
+            <td>{place}</td>
+            <td>{match link {
+                Some(href) => view! { <a href=href>{who}</a> }.into_any(),
+                None => who.into_any(),
+            }}</td>
+            <td class="num" data-testid="rating">{rating}</td>
+            <td class="num">{r.matches}</td>
+            <td class="num">{r.wins}</td>
+            <td class="num">{r.losses}</td>
+            <td class="num">{format!("{:.0}%", r.win_rate * 100.0)}</td>
+            <td class="num">{format!("{}–{}", r.games_won, r.games_lost)}</td>
+        </tr>
+    }
+}
+
+#[component]
+fn StatisticsView(s: Statistics) -> impl IntoView {
+    let players = s.leaderboard.len();
+    view! {
+        <div class="totals">
+            <div class="card total"><strong data-testid="total-matches">{s.totals.matches}</strong>" series played"</div>
+            <div class="card total"><strong data-testid="total-games">{s.totals.games}</strong>" games"</div>
+            <div class="card total"><strong>{players}</strong>" players and bots"</div>
+        </div>
+        <Leaderboard rows=s.leaderboard.clone() />
         <section class="split">
             <div>
                 <h2>"By board size"</h2>

@@ -6,7 +6,6 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::app_error::{Answer, AppError};
-use crate::online::identity::Identity;
 use crate::online::{SlotSnapshot, TableView};
 
 /// Opens a private room with these options and sends the creator to it.
@@ -91,25 +90,4 @@ pub async fn live_count() -> Result<LiveCounts, AppError> {
     let playing = tables.iter().filter(|t| t.state == SlotState::Full && t.series_winner.is_none()).count();
     let waiting = tables.iter().filter(|t| t.state == SlotState::Waiting).count();
     Ok(LiveCounts { playing, waiting })
-}
-
-/// Registers a person under a display name: a new player id and secret
-/// for the browser to keep.
-#[server(endpoint = "register_player")]
-pub async fn register_player(name: String) -> Result<Answer<Identity>, AppError> {
-    use crate::server::identity::IdentityError;
-    let hub = AppError::hub()?;
-    let Some(archive) = hub.archive() else {
-        return Ok(Answer::Refused("This server keeps no players, so names cannot be registered".into()));
-    };
-    let address = crate::server::client_address::ClientAddress::of_server_fn();
-    if let Err(wait) = hub.quotas().registrations.take(address.0, std::time::Instant::now()) {
-        let message = format!("Too many names registered from your address: try again in {} s", wait.seconds());
-        return Err(AppError::too_many(message, wait.seconds()));
-    }
-    match crate::server::identity::register(archive.pool(), &name).await {
-        Ok(identity) => Ok(Answer::Done(identity)),
-        Err(e @ (IdentityError::BadName(_) | IdentityError::Taken(_))) => Ok(Answer::Refused(e.to_string())),
-        Err(e @ (IdentityError::Unknown | IdentityError::Database(_))) => Err(AppError::Unavailable(e.to_string())),
-    }
 }

@@ -91,13 +91,14 @@ fn TableCard(s: SlotSnapshot) -> impl IntoView {
     let name = |p: PlayerId| {
         let user = s.player_usernames.get(p.key());
         let model = s.player_models.get(p.key());
-        match (user, model) {
+        let base = match (user, model) {
             (Some(u), Some(m)) => format!("{u} ({m})"),
             (Some(u), None) => u.clone(),
             (None, Some(m)) => m.clone(),
             (None, None) if s.players.contains(&p) => format!("Anonymous {}", p.color().name()),
-            (None, None) => "waiting…".into(),
-        }
+            (None, None) => return "waiting…".to_string(),
+        };
+        s.player_kinds.get(p.key()).map_or(base.clone(), |k| k.decorate(base))
     };
     let status = if s.state == SlotState::Waiting {
         "Waiting for an opponent".to_string()

@@ -4,11 +4,13 @@
 
 use leptos::prelude::*;
 
-use super::lobby::{CreateRoom, JoinRoom, register_player};
+use super::lobby::{CreateRoom, JoinRoom};
 use crate::app_error::{Answer, AppError};
+use crate::online::account::Me;
 use crate::online::identity::Identity;
+use crate::pages::account::api::{claim_name, who_am_i};
 
-/// Where the browser keeps its player identity.
+/// Where a browser kept the name it registered before accounts.
 pub const IDENTITY_KEY: &str = "hexarena.identity";
 
 /// The identity this browser keeps, if any.
@@ -16,55 +18,72 @@ pub fn stored_identity() -> Option<Identity> {
     serde_json::from_str(&crate::browser::load(IDENTITY_KEY)?).ok()
 }
 
-/// "You play as …", or a form to pick a name and be rated.
+/// Who plays from this browser: the logged-in account (rated), or a guest
+/// (not rated) with links to log in; a name registered before accounts is
+/// offered to become one by setting a password.
 #[component]
 fn IdentityBox() -> impl IntoView {
-    let identity = RwSignal::new(None::<Identity>);
-    let draft = RwSignal::new(String::new());
+    let me = RwSignal::new(None::<Me>);
+    let legacy = RwSignal::new(None::<Identity>);
+    let password = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<String>);
-    Effect::new(move |_| identity.set(stored_identity()));
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let name = draft.get_untracked();
+    Effect::new(move |_| {
+        legacy.set(stored_identity());
         leptos::task::spawn_local(async move {
-            match register_player(name).await {
-                Ok(Answer::Done(id)) => {
-                    crate::browser::save(IDENTITY_KEY, &serde_json::to_string(&id).unwrap_or_default());
-                    crate::browser::save("hexarena.name", &id.name);
+            if let Ok(Some(who)) = who_am_i().await {
+                me.set(Some(who));
+            }
+        });
+    });
+    let claim = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(id) = legacy.get_untracked() else { return };
+        let new = password.get_untracked();
+        leptos::task::spawn_local(async move {
+            match claim_name(id.id, id.secret, new).await {
+                Ok(Answer::Done(who)) => {
+                    crate::browser::save(IDENTITY_KEY, "");
+                    legacy.set(None);
                     problem.set(None);
-                    identity.set(Some(id));
+                    me.set(Some(who));
                 }
                 Ok(Answer::Refused(why)) => problem.set(Some(why)),
                 Err(e) => problem.set(Some(e.to_string())),
             }
         });
     };
-    let forget = move |_| {
-        crate::browser::save(IDENTITY_KEY, "");
-        identity.set(None);
-    };
+    let name_of = move || me.get().map(|m| m.name).unwrap_or_default();
+    let legacy_name = move || legacy.get().map(|i| i.name).unwrap_or_default();
     view! {
         <div class="identity" data-testid="identity">
-            <Show
-                when=move || identity.get().is_some()
-                fallback=move || view! {
-                    <form class="identity-form" on:submit=submit>
-                        <label class="field">
-                            <span>"Pick a display name to be rated and listed (no password: this browser remembers you)"</span>
-                            <input type="text" maxlength="24" data-testid="identity-name"
-                                prop:value=move || draft.get() on:input=move |ev| draft.set(event_target_value(&ev)) />
-                        </label>
-                        <button type="submit" data-testid="identity-save">"Use this name"</button>
-                        <Show when=move || problem.get().is_some()>
-                            <p class="error" role="alert" data-testid="identity-error">{move || problem.get()}</p>
-                        </Show>
-                    </form>
-                }
-            >
+            <Show when=move || me.get().is_some()>
                 <p data-testid="identity-name-shown">
-                    "You play as " <strong>{move || identity.get().map(|i| i.name).unwrap_or_default()}</strong>
-                    "; your games are rated. "
-                    <button type="button" on:click=forget>"Use another name"</button>
+                    "You play as " <strong>{name_of}</strong> "; your games against other accounts are rated. "
+                    <a href="/account">"Your account"</a>
+                </p>
+            </Show>
+            <Show when=move || me.get().is_none() && legacy.get().is_some()>
+                <form class="identity-form" on:submit=claim data-testid="claim-form">
+                    <p>
+                        "This browser holds the name " <strong>{legacy_name}</strong>
+                        ". Set a password to keep it as an account, with its rating and games, and log in anywhere."
+                    </p>
+                    <label class="field">
+                        <span>"New password (at least 8 characters)"</span>
+                        <input type="password" autocomplete="new-password" data-testid="claim-password"
+                            prop:value=move || password.get() on:input=move |ev| password.set(event_target_value(&ev)) />
+                    </label>
+                    <button type="submit" data-testid="claim-save">"Set the password"</button>
+                    <Show when=move || problem.get().is_some()>
+                        <p class="error" role="alert" data-testid="claim-error">{move || problem.get()}</p>
+                    </Show>
+                </form>
+            </Show>
+            <Show when=move || me.get().is_none() && legacy.get().is_none()>
+                <p data-testid="identity-guest">
+                    "You play as a guest: your games are not rated and your name is marked as a guest's. "
+                    <a href="/login?next=/play" data-testid="identity-login">"Log in or sign up"</a>
+                    " to be rated and listed."
                 </p>
             </Show>
         </div>

@@ -4,6 +4,8 @@
 //! waits for the database; each game is written in one transaction with the
 //! rating change it causes.
 
+pub mod profile;
+pub mod ratings;
 pub mod read;
 pub mod write;
 
@@ -19,6 +21,7 @@ use crate::server::metrics::ArchiveStats;
 use tokio::sync::mpsc;
 
 use crate::engine::{ByColor, Move};
+use crate::online::account::{AccountKind, SeatKind};
 use crate::online::{GameEnd, PlayerId, TableOptions};
 
 /// Who sat in a seat, as the table knew them.
@@ -28,43 +31,26 @@ pub struct SeatLabel {
     pub name: Option<String>,
     /// A bot's model name (hexgame's `model_name`).
     pub model: Option<String>,
-    /// A registered person's player id.
+    /// The account's player id, when the seat was an account's.
     pub player_id: Option<String>,
+    /// What kind of account that is (people's, in records from before bot
+    /// accounts).
+    #[serde(default)]
+    pub account_kind: AccountKind,
 }
 
 impl SeatLabel {
-    /// The player this label stands for: bots by model name and username
-    /// (as hexgame's leaderboard counts them), people by their registered
-    /// player id; a seat with only a typed name is nobody in particular and
-    /// its games are not rated.
-    pub fn player(&self) -> Option<PlayerKey> {
-        if let Some(id) = &self.player_id {
-            return Some(PlayerKey {
-                id: id.clone(),
-                display_name: self.name.clone().unwrap_or_else(|| id.clone()),
-                kind: "human",
-            });
-        }
-        match (&self.model, &self.name) {
-            (Some(model), name) => Some(PlayerKey {
-                id: format!("bot:{}:{}", model.to_lowercase(), name.as_deref().unwrap_or("").to_lowercase()),
-                display_name: match name {
-                    Some(n) => format!("{n} ({model})"),
-                    None => model.clone(),
-                },
-                kind: "bot",
-            }),
-            (None, _) => None,
-        }
+    /// The account this seat was, if any: only accounts are players of
+    /// record (rated, listed, with a profile). A guest's typed name and an
+    /// unverified bot's declared names stay labels on the series.
+    pub fn account(&self) -> Option<&str> {
+        self.player_id.as_deref()
     }
-}
 
-/// A player's row key and how to show them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerKey {
-    pub id: String,
-    pub display_name: String,
-    pub kind: &'static str,
+    /// How the seat is shown.
+    pub fn kind(&self) -> SeatKind {
+        SeatKind::of(self.player_id.as_ref().map(|_| self.account_kind), self.model.is_some())
+    }
 }
 
 /// A game as a table hands it over when it ends; times are milliseconds
@@ -215,14 +201,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bots_are_keyed_by_model_and_username_and_people_by_name() {
-        let bot =
-            SeatLabel { name: Some("Alice".into()), model: Some("MCTS".into()), player_id: None }.player().unwrap();
-        assert_eq!((bot.id.as_str(), bot.display_name.as_str(), bot.kind), ("bot:mcts:alice", "Alice (MCTS)", "bot"));
-        let person =
-            SeatLabel { name: Some("Bob".into()), model: None, player_id: Some("p_1".into()) }.player().unwrap();
-        assert_eq!((person.id.as_str(), person.display_name.as_str(), person.kind), ("p_1", "Bob", "human"));
-        assert_eq!(SeatLabel { name: Some("Typed".into()), ..SeatLabel::default() }.player(), None);
-        assert_eq!(SeatLabel::default().player(), None);
+    fn only_accounts_are_players_of_record() {
+        let unverified = SeatLabel { name: Some("Alice".into()), model: Some("MCTS".into()), ..SeatLabel::default() };
+        assert_eq!((unverified.account(), unverified.kind()), (None, SeatKind::UnverifiedBot));
+        let bot = SeatLabel {
+            name: Some("Alice".into()),
+            model: Some("MCTS".into()),
+            player_id: Some("b_1".into()),
+            account_kind: AccountKind::Bot,
+        };
+        assert_eq!((bot.account(), bot.kind()), (Some("b_1"), SeatKind::Bot));
+        let person = SeatLabel { name: Some("Bob".into()), player_id: Some("p_1".into()), ..SeatLabel::default() };
+        assert_eq!((person.account(), person.kind()), (Some("p_1"), SeatKind::Person));
+        let guest = SeatLabel { name: Some("Typed".into()), ..SeatLabel::default() };
+        assert_eq!((guest.account(), guest.kind()), (None, SeatKind::Guest));
+        let legacy: SeatLabel = serde_json::from_str(r#"{"name":"Bob","model":null,"player_id":"p_1"}"#).unwrap();
+        assert_eq!(legacy.kind(), SeatKind::Person, "records from before bot accounts were people's");
     }
 }

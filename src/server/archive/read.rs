@@ -9,6 +9,7 @@ use sqlx::any::AnyRow;
 
 use crate::engine::Color;
 use crate::online::GameEnd;
+use crate::online::account::SeatKind;
 use crate::online::records::{
     DayCount, GamePage, GameRecord, GameSummary, LeaderboardRow, RecentMatch, Statistics, day_of, iso_time,
 };
@@ -43,6 +44,25 @@ fn game_end(row: &AnyRow, column: &str) -> Result<GameEnd, sqlx::Error> {
     GameEnd::from_stored(&value).ok_or_else(|| undecodable(column, &value))
 }
 
+/// A player of record, as the leaderboard shows them.
+struct Known {
+    name: String,
+    kind: SeatKind,
+    rating: Option<f64>,
+    deviation: Option<f64>,
+}
+
+/// The leaderboard's `kind`: `human` and `bot` for accounts (rated),
+/// `guest` and `unverified` for the others.
+fn kind_name(kind: SeatKind) -> &'static str {
+    match kind {
+        SeatKind::Person => "human",
+        SeatKind::Bot => "bot",
+        SeatKind::Guest => "guest",
+        SeatKind::UnverifiedBot => "unverified",
+    }
+}
+
 /// Everything `/statistics` and `/api/statistics` show. `now_ms` fixes the
 /// 30-day window of the per-day counts.
 pub async fn statistics(pool: &AnyPool, now_ms: i64) -> Result<Statistics, sqlx::Error> {
@@ -53,23 +73,33 @@ pub async fn statistics(pool: &AnyPool, now_ms: i64) -> Result<Statistics, sqlx:
     )
     .fetch_all(pool)
     .await?;
-    let players: HashMap<String, (String, String, f64, f64)> =
-        sqlx::query("SELECT id, display_name, kind, rating, rating_deviation FROM players")
-            .fetch_all(pool)
-            .await?
-            .into_iter()
-            .map(|r| {
-                Ok((
-                    r.try_get::<String, _>("id")?,
-                    (
-                        r.try_get::<String, _>("display_name")?,
-                        r.try_get::<String, _>("kind")?,
-                        r.try_get::<f64, _>("rating")?,
-                        r.try_get::<f64, _>("rating_deviation")?,
-                    ),
-                ))
-            })
-            .collect::<Result<_, sqlx::Error>>()?;
+    let players: HashMap<String, Known> = sqlx::query(
+        "SELECT p.id, p.display_name, p.kind, p.owner_id, r.rating, r.deviation FROM players p \
+         LEFT JOIN ratings r ON r.player_id = p.id AND r.class = 'all'",
+    )
+    .fetch_all(pool)
+    .await?
+    .into_iter()
+    .map(|r| {
+        let kind: String = r.try_get("kind")?;
+        let owner: Option<String> = r.try_get("owner_id")?;
+        let seat = match (kind.as_str(), owner) {
+            ("human", _) => SeatKind::Person,
+            ("bot", Some(_)) => SeatKind::Bot,
+            // Bots once counted by the names they declared.
+            _ => SeatKind::UnverifiedBot,
+        };
+        Ok((
+            r.try_get::<String, _>("id")?,
+            Known {
+                name: r.try_get("display_name")?,
+                kind: seat,
+                rating: r.try_get("rating")?,
+                deviation: r.try_get("deviation")?,
+            },
+        ))
+    })
+    .collect::<Result<_, sqlx::Error>>()?;
 
     let mut stats = Statistics { persistence_enabled: true, ..Statistics::default() };
     let mut board: BTreeMap<(Option<String>, String, Option<String>), LeaderboardRow> = BTreeMap::new();
@@ -86,13 +116,13 @@ pub async fn statistics(pool: &AnyPool, now_ms: i64) -> Result<Statistics, sqlx:
             let player = text(row, &format!("{side}_player"))?;
             let model = text(row, &format!("{side}_model"))?;
             let username = text(row, &format!("{side}_username"))?;
-            let kind = player.as_ref().and_then(|p| players.get(p)).map(|p| p.1.clone());
+            let known = player.as_ref().and_then(|p| players.get(p));
+            let kind = known.map_or(SeatKind::of(None, model.is_some()), |k| k.kind);
             let model_name = model
                 .clone()
-                .unwrap_or_else(|| if kind.as_deref() == Some("human") { "human".into() } else { "unknown".into() });
-            let entry = board.entry((player.clone(), model_name.clone(), username.clone())).or_insert_with(|| {
-                let known = player.as_ref().and_then(|p| players.get(p));
-                LeaderboardRow {
+                .unwrap_or_else(|| if kind == SeatKind::Person { "human".into() } else { "unknown".into() });
+            let entry =
+                board.entry((player.clone(), model_name.clone(), username.clone())).or_insert_with(|| LeaderboardRow {
                     model_name,
                     username: username.clone(),
                     matches: 0,
@@ -103,12 +133,11 @@ pub async fn statistics(pool: &AnyPool, now_ms: i64) -> Result<Statistics, sqlx:
                     win_rate: 0.0,
                     player_id: player.clone(),
                     display_name: known
-                        .map_or_else(|| username.clone().unwrap_or_else(|| "Anonymous".into()), |p| p.0.clone()),
-                    kind: known.map_or("anonymous".into(), |p| p.1.clone()),
-                    rating: known.map(|p| p.2),
-                    deviation: known.map(|p| p.3),
-                }
-            });
+                        .map_or_else(|| username.clone().unwrap_or_else(|| "Anonymous".into()), |k| k.name.clone()),
+                    kind: kind_name(kind).into(),
+                    rating: known.and_then(|k| k.rating),
+                    deviation: known.and_then(|k| k.deviation),
+                });
             entry.matches += 1;
             entry.games_won += wins[i];
             entry.games_lost += wins[1 - i];
@@ -167,15 +196,15 @@ pub async fn statistics(pool: &AnyPool, now_ms: i64) -> Result<Statistics, sqlx:
     Ok(stats)
 }
 
-const SUMMARY_COLUMNS: &str = "g.id, g.series_id, g.number, g.board_size, g.winner, g.reason, g.finished_at_ms, \
+pub(super) const SUMMARY_COLUMNS: &str = "g.id, g.series_id, g.number, g.board_size, g.winner, g.reason, g.finished_at_ms, \
     g.started_at_ms, g.first_player, CASE WHEN g.swap_allowed THEN 1 ELSE 0 END AS swap, \
     r.display_name AS red_name, b.display_name AS blue_name, \
     (SELECT COUNT(*) FROM game_moves m WHERE m.game_id = g.id) AS move_count";
 
-const SUMMARY_FROM: &str =
+pub(super) const SUMMARY_FROM: &str =
     "FROM games g LEFT JOIN players r ON r.id = g.red_player LEFT JOIN players b ON b.id = g.blue_player";
 
-fn summary(row: &AnyRow) -> Result<GameSummary, sqlx::Error> {
+pub(super) fn summary(row: &AnyRow) -> Result<GameSummary, sqlx::Error> {
     Ok(GameSummary {
         id: row.try_get("id")?,
         series_id: int(row, "series_id")?.max(0) as u64,

@@ -5,10 +5,10 @@ use sqlx::{Any, AnyPool, Transaction};
 
 use crate::server::database::{row_chunks, values_placeholders};
 
-use super::{FinishedGame, PlayerKey, SeatLabel};
+use super::FinishedGame;
+use super::ratings::RatedGame;
 use crate::engine::ByColor;
 use crate::online::PlayerId;
-use crate::rating::Glicko2;
 
 fn colour(p: PlayerId) -> &'static str {
     p.color().as_str()
@@ -43,8 +43,8 @@ pub async fn record_all<'a>(pool: &AnyPool, games: &'a [FinishedGame]) -> Vec<(&
     failed
 }
 
-/// Writes `game` (times already wall-clock) and, when both seats are known
-/// players, their new ratings, in `tx`.
+/// Writes `game` (times already wall-clock) and, when both seats were
+/// accounts, their new ratings, in `tx`.
 pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> Result<(), sqlx::Error> {
     // A game archived before a crash kept it from leaving the journal is
     // written once only.
@@ -54,11 +54,18 @@ pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> 
     if stored > 0 {
         return Ok(());
     }
-    let keys: ByColor<Option<PlayerKey>> = game.seats.as_ref().map(|s| s.player());
-    for key in keys.iter().flatten() {
-        upsert_player(tx, key, &game.seats, game.finished_ms).await?;
+    let mut keys: ByColor<Option<String>> = game.seats.as_ref().map(|s| s.account().map(str::to_string));
+    for key in keys.iter_mut() {
+        if let Some(id) = key.clone()
+            && !is_player(tx, &id).await?
+        {
+            // An account the archive does not know cannot be referenced:
+            // the game is kept, as if the seat had been a guest's.
+            tracing::warn!(player = %id, "finished game names an unknown account; archived without it");
+            *key = None;
+        }
     }
-    let id_of = |seat: PlayerId| keys[seat].as_ref().map(|k| k.id.clone());
+    let id_of = |seat: PlayerId| keys[seat].clone();
     let tc = game.options.time_control;
     sqlx::query(
         "INSERT INTO series (id, board_size, swap_allowed, series_length, base_ms, increment_ms, red_player, blue_player, \
@@ -90,11 +97,12 @@ pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> 
     .execute(&mut **tx)
     .await?;
 
-    let rated = matches!((&keys.red, &keys.blue), (Some(a), Some(b)) if a.id != b.id);
+    let rated = matches!((&keys.red, &keys.blue), (Some(a), Some(b)) if a != b);
     let game_id = format!("{}-{}", game.series_id, game.number);
     sqlx::query(
         "INSERT INTO games (id, series_id, number, board_size, swap_allowed, first_player, red_player, blue_player, \
-         winner, reason, rated, started_at_ms, finished_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+         winner, reason, rated, started_at_ms, finished_at_ms, archived_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+         $10, $11, $12, $13, (SELECT COALESCE(MAX(archived_seq), 0) + 1 FROM games))",
     )
     .bind(game_id.clone())
     .bind(game.series_id as i64)
@@ -130,58 +138,22 @@ pub async fn record(tx: &mut Transaction<'static, Any>, game: &FinishedGame) -> 
     }
     if let (true, Some(red), Some(blue)) = (rated, &keys.red, &keys.blue) {
         let (winner, loser) = if game.winner == PlayerId::Red { (red, blue) } else { (blue, red) };
-        let (w, l) = (rating_of(tx, &winner.id).await?, rating_of(tx, &loser.id).await?);
-        let (w2, l2) = Glicko2::after_game(w, l);
-        for (key, r) in [(winner, w2), (loser, l2)] {
-            sqlx::query("UPDATE players SET rating = $1, rating_deviation = $2, volatility = $3 WHERE id = $4")
-                .bind(r.rating)
-                .bind(r.deviation)
-                .bind(r.volatility)
-                .bind(key.id.clone())
-                .execute(&mut **tx)
-                .await?;
-            sqlx::query(
-                "INSERT INTO rating_history (player_id, game_id, rating, deviation, at_ms) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(key.id.clone())
-            .bind(game_id.clone())
-            .bind(r.rating)
-            .bind(r.deviation)
-            .bind(game.finished_ms as i64)
-            .execute(&mut **tx)
-            .await?;
-        }
+        let rated = RatedGame {
+            id: game_id,
+            size: game.options.size,
+            winner: winner.clone(),
+            loser: loser.clone(),
+            at_ms: game.finished_ms as i64,
+        };
+        super::ratings::apply(tx, &rated).await?;
     }
     Ok(())
 }
 
-async fn upsert_player(
-    tx: &mut Transaction<'static, Any>,
-    key: &PlayerKey,
-    seats: &ByColor<SeatLabel>,
-    now_ms: u64,
-) -> Result<(), sqlx::Error> {
-    let model = seats.iter().find(|s| s.player().as_ref() == Some(key)).and_then(|s| s.model.clone());
-    sqlx::query(
-        "INSERT INTO players (id, display_name, name_key, kind, model_name, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6) \
-         ON CONFLICT (id) DO NOTHING",
-    )
-    .bind(key.id.clone())
-    .bind(key.display_name.clone())
-    .bind(key.id.clone())
-    .bind(key.kind)
-    .bind(model)
-    .bind(now_ms as i64)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-async fn rating_of(tx: &mut Transaction<'static, Any>, id: &str) -> Result<Glicko2, sqlx::Error> {
-    let (rating, deviation, volatility): (f64, f64, f64) =
-        sqlx::query_as("SELECT rating, rating_deviation, volatility FROM players WHERE id = $1")
-            .bind(id.to_string())
-            .fetch_one(&mut **tx)
-            .await?;
-    Ok(Glicko2 { rating, deviation, volatility })
+async fn is_player(tx: &mut Transaction<'static, Any>, id: &str) -> Result<bool, sqlx::Error> {
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM players WHERE id = $1")
+        .bind(id.to_string())
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(count > 0)
 }

@@ -3,6 +3,15 @@
 use std::time::Duration;
 
 /// How the hub behaves; every field has a production default.
+/// When session cookies carry `Secure`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SecureCookies {
+    /// When the request came over HTTPS.
+    Auto,
+    Always,
+    Never,
+}
+
 #[derive(Clone, Debug)]
 pub struct HubConfig {
     /// How long a dropped player may take to come back (`HEXARENA_RECONNECT_SECS`, 30).
@@ -38,6 +47,16 @@ pub struct HubConfig {
     /// Names one address may register per minute
     /// (`HEXARENA_REGISTRATIONS_PER_MINUTE`, 10; 0 = no limit).
     pub registrations_per_minute: u32,
+    /// Wrong passwords for one account name within 5 minutes before its
+    /// logins wait (`HEXARENA_LOGIN_FAILURES_PER_NAME`, 5; 0 = no limit).
+    pub login_failures_per_name: u32,
+    /// Failed logins from one address within 5 minutes before its logins
+    /// wait (`HEXARENA_LOGIN_FAILURES_PER_ADDRESS`, 20; 0 = no limit).
+    pub login_failures_per_address: u32,
+    /// Whether session cookies are marked `Secure` (`HEXARENA_SECURE_COOKIES`:
+    /// `auto`, the default, marks them when the request came over HTTPS,
+    /// directly or as a trusted proxy says; `always`; `never`).
+    pub secure_cookies: SecureCookies,
     /// Server-function calls (`/api/…`) one address may make per minute
     /// (`HEXARENA_API_CALLS_PER_MINUTE`, 600; 0 = no limit).
     pub api_calls_per_minute: u32,
@@ -97,6 +116,9 @@ impl Default for HubConfig {
             waiting_tables_per_address: 4,
             rooms_per_minute: 20,
             registrations_per_minute: 10,
+            login_failures_per_name: 5,
+            login_failures_per_address: 20,
+            secure_cookies: SecureCookies::Auto,
             api_calls_per_minute: 600,
             frames_per_sec: 200,
             moves_per_sec: 100,
@@ -159,7 +181,15 @@ impl HubConfig {
         if let Some(n) = number("HEXARENA_ROOMS_PER_ADDRESS", 0, 1_000_000)? {
             c.rooms_per_address = n as u32;
         }
-        let counts: [(&str, &mut u32); 10] = [
+        c.secure_cookies = match std::env::var("HEXARENA_SECURE_COOKIES").as_deref().map(str::trim) {
+            Err(_) | Ok("" | "auto") => SecureCookies::Auto,
+            Ok("always") => SecureCookies::Always,
+            Ok("never") => SecureCookies::Never,
+            Ok(other) => return Err(format!("HEXARENA_SECURE_COOKIES must be auto, always or never, not {other:?}")),
+        };
+        let counts: [(&str, &mut u32); 12] = [
+            ("HEXARENA_LOGIN_FAILURES_PER_NAME", &mut c.login_failures_per_name),
+            ("HEXARENA_LOGIN_FAILURES_PER_ADDRESS", &mut c.login_failures_per_address),
             ("HEXARENA_WAITING_TABLES_PER_ADDRESS", &mut c.waiting_tables_per_address),
             ("HEXARENA_ROOMS_PER_MINUTE", &mut c.rooms_per_minute),
             ("HEXARENA_REGISTRATIONS_PER_MINUTE", &mut c.registrations_per_minute),

@@ -101,6 +101,8 @@ struct HubInner {
     room_guesses: throttle::Throttle,
     /// Rooms created, names registered and `/api` calls per address per minute.
     quotas: Quotas,
+    /// Failed logins per account name and per address.
+    logins: crate::server::accounts::LoginThrottle,
     /// Open sockets per client address.
     sockets: Arc<admission::Admission>,
     /// Tables waiting for an opponent, per pool; only matchmaking takes it.
@@ -174,6 +176,10 @@ impl Hub {
             api_calls: throttle::Quota::new(config.api_calls_per_minute),
         };
         let sockets = admission::Admission::new(config.connections_per_address);
+        let logins = crate::server::accounts::LoginThrottle::new(
+            config.login_failures_per_name,
+            config.login_failures_per_address,
+        );
         let hub = Hub(Arc::new(HubInner {
             config,
             epoch: Instant::now(),
@@ -188,6 +194,7 @@ impl Hub {
             waiting_owners: Mutex::new(HashMap::new()),
             room_guesses,
             quotas,
+            logins,
             sockets,
             pools: tokio::sync::Mutex::new(HashMap::new()),
             changes,
@@ -266,6 +273,11 @@ impl Hub {
     /// Tables open now.
     pub fn table_count(&self) -> usize {
         self.0.tables.read().map_or(0, |t| t.len())
+    }
+
+    /// Failed logins, per name and per address.
+    pub fn logins(&self) -> &crate::server::accounts::LoginThrottle {
+        &self.0.logins
     }
 
     /// The per-minute quotas of client addresses.

@@ -15,12 +15,14 @@ const WINDOW: Duration = Duration::from_secs(60);
 /// (a flood of addresses cannot grow the table without bound).
 const MAX_ADDRESSES: usize = 100_000;
 
-/// Failures per address within the last minute.
+/// Failures per key (an address by default; a login name too) within a
+/// sliding window (a minute unless said otherwise).
 #[derive(Debug)]
-pub struct Throttle {
-    /// Failures allowed per minute; 0 means no limit.
+pub struct Throttle<K = IpAddr> {
+    /// Failures allowed per window; 0 means no limit.
     limit: u32,
-    failures: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    window: Duration,
+    failures: Mutex<HashMap<K, VecDeque<Instant>>>,
 }
 
 /// Refused for now: the address may try again after this long.
@@ -34,37 +36,44 @@ impl RetryAfter {
     }
 }
 
-impl Throttle {
+impl Throttle<IpAddr> {
     pub fn new(limit: u32) -> Throttle {
-        Throttle { limit, failures: Mutex::new(HashMap::new()) }
+        Throttle::with_window(limit, WINDOW)
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Clone> Throttle<K> {
+    /// At most `limit` failures per key within any `window`.
+    pub fn with_window(limit: u32, window: Duration) -> Throttle<K> {
+        Throttle { limit, window, failures: Mutex::new(HashMap::new()) }
     }
 
     /// Whether `address` may try now. An unknown address (no socket
     /// address came with the request) is never throttled.
-    pub fn check(&self, address: Option<IpAddr>, now: Instant) -> Result<(), RetryAfter> {
+    pub fn check(&self, address: Option<K>, now: Instant) -> Result<(), RetryAfter> {
         let (Some(address), true) = (address, self.limit > 0) else { return Ok(()) };
         let Ok(mut failures) = self.failures.lock() else { return Ok(()) };
         let Some(times) = failures.get_mut(&address) else { return Ok(()) };
-        while times.front().is_some_and(|&t| now.duration_since(t) >= WINDOW) {
+        while times.front().is_some_and(|&t| now.duration_since(t) >= self.window) {
             times.pop_front();
         }
         match times.front() {
             Some(&oldest) if times.len() >= self.limit as usize => {
-                Err(RetryAfter(WINDOW.saturating_sub(now.duration_since(oldest))))
+                Err(RetryAfter(self.window.saturating_sub(now.duration_since(oldest))))
             }
             _ => Ok(()),
         }
     }
 
     /// Counts a failure of `address`.
-    pub fn fail(&self, address: Option<IpAddr>, now: Instant) {
+    pub fn fail(&self, address: Option<K>, now: Instant) {
         let (Some(address), true) = (address, self.limit > 0) else { return };
         let Ok(mut failures) = self.failures.lock() else { return };
         if failures.len() >= MAX_ADDRESSES && !failures.contains_key(&address) {
-            let stale: Vec<IpAddr> = failures
+            let stale: Vec<K> = failures
                 .iter()
-                .filter(|(_, t)| t.back().is_none_or(|&last| now.duration_since(last) >= WINDOW))
-                .map(|(a, _)| *a)
+                .filter(|(_, t)| t.back().is_none_or(|&last| now.duration_since(last) >= self.window))
+                .map(|(a, _)| a.clone())
                 .collect();
             for a in stale {
                 failures.remove(&a);

@@ -23,6 +23,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::engine::{ByColor, Move};
 use crate::online::TableOptions;
+use crate::online::account::AccountKind;
 use crate::online::view::GameResult;
 use crate::server::archive::FinishedGame;
 
@@ -36,6 +37,10 @@ pub struct SavedSeat {
     pub model: Option<String>,
     #[serde(default)]
     pub player_id: Option<String>,
+    /// What kind of account `player_id` is (people's, in journals from
+    /// before bot accounts).
+    #[serde(default)]
+    pub account_kind: AccountKind,
     /// The SHA-256 of the seat's reconnect token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_hash: Option<String>,

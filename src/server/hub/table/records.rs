@@ -22,6 +22,7 @@ impl Table {
                     name: s.name.clone(),
                     model: s.model.clone(),
                     player_id: s.player_id.clone(),
+                    account_kind: s.account_kind,
                     token_hash: Some(s.token_hash.clone()),
                     token: None,
                 })
@@ -48,6 +49,7 @@ impl Table {
                     name: s.name.clone(),
                     model: s.model.clone(),
                     player_id: s.player_id.clone(),
+                    account_kind: s.account_kind,
                 })
             }),
             winner: result.winner,
@@ -75,6 +77,7 @@ impl Table {
                 name: s.name,
                 model: s.model,
                 player_id: s.player_id,
+                account_kind: s.account_kind,
                 connected: false,
                 away_since: Some(now),
                 clock_ms: base,

@@ -3,6 +3,7 @@
 
 use super::effects::{Out, To};
 use super::{Millis, Table};
+use crate::online::account::{AccountKind, SeatKind};
 use crate::online::messages::DisconnectReason;
 use crate::online::{ErrorCode, Phase, PlayerId, ServerMessage};
 use crate::server::hub::token::{constant_time_eq, token_hash};
@@ -13,6 +14,8 @@ pub struct Seat {
     pub name: Option<String>,
     pub model: Option<String>,
     pub player_id: Option<String>,
+    /// What kind of account `player_id` is.
+    pub account_kind: AccountKind,
     /// The SHA-256 of the seat's reconnect token: the token itself is told
     /// to its player once and kept nowhere.
     pub token_hash: String,
@@ -23,13 +26,21 @@ pub struct Seat {
     pub clock_ms: u64,
 }
 
+impl Seat {
+    /// How the seat's player is shown.
+    pub fn kind(&self) -> SeatKind {
+        SeatKind::of(self.player_id.as_ref().map(|_| self.account_kind), self.model.is_some())
+    }
+}
+
 /// Who wants a seat.
 #[derive(Clone, Debug, Default)]
 pub struct Arrival {
     pub name: Option<String>,
     pub model: Option<String>,
-    /// A registered person's player id (their secret already checked).
+    /// The account's player id, proved (a session, a bot token).
     pub player_id: Option<String>,
+    pub account_kind: AccountKind,
 }
 
 /// Why a seat could not be given or resumed.
@@ -72,6 +83,7 @@ impl Table {
             name: who.name,
             model: who.model,
             player_id: who.player_id,
+            account_kind: who.account_kind,
             token_hash: token_hash(&token),
             connected: true,
             away_since: None,

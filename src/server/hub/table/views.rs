@@ -23,6 +23,7 @@ pub enum Audience {
 struct Labels {
     models: BTreeMap<String, String>,
     usernames: BTreeMap<String, String>,
+    kinds: BTreeMap<String, crate::online::account::SeatKind>,
 }
 
 impl Table {
@@ -106,9 +107,10 @@ impl Table {
     }
 
     fn labels(&self) -> Labels {
-        let mut labels = Labels { models: BTreeMap::new(), usernames: BTreeMap::new() };
+        let mut labels = Labels { models: BTreeMap::new(), usernames: BTreeMap::new(), kinds: BTreeMap::new() };
         for id in PlayerId::BOTH {
             if let Some(seat) = self.seat(id) {
+                labels.kinds.insert(id.key().to_string(), seat.kind());
                 if let Some(m) = &seat.model {
                     labels.models.insert(id.key().to_string(), m.clone());
                 }
@@ -148,6 +150,7 @@ impl Table {
             players: seated,
             player_models: labels.models,
             player_usernames: labels.usernames,
+            player_kinds: labels.kinds,
             connected_players: connected,
             disconnected_players: disconnected,
             current_turn: game.map(|g| PlayerId::of(g.to_move())),
@@ -186,6 +189,7 @@ impl Table {
             self.seat(id).map(|s| SeatView {
                 name: s.name.clone(),
                 model: s.model.clone(),
+                kind: s.kind(),
                 connected: s.connected,
                 clock_ms: self.clock_left(id, now),
             })
