@@ -27,6 +27,12 @@ mod imp {
         }
     }
 
+    pub fn go_to(path: &str) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.location().assign(path);
+        }
+    }
+
     pub fn replace_path(path: &str) {
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(path));
@@ -72,6 +78,8 @@ mod imp {
 
     pub fn replace_path(_path: &str) {}
 
+    pub fn go_to(_path: &str) {}
+
     pub async fn copy(_text: &str) -> bool {
         false
     }
@@ -101,6 +109,11 @@ pub fn mark_hydrated() {
 /// lands there.
 pub fn replace_path(path: &str) {
     imp::replace_path(path)
+}
+
+/// Opens `path` as a new page load.
+pub fn go_to(path: &str) {
+    imp::go_to(path)
 }
 
 /// Puts `text` on the clipboard; false if the browser refused.

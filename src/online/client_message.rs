@@ -38,6 +38,26 @@ pub enum ClientMessage {
     KeepSlot,
     /// Extension: take over the first stone (swap rule).
     Swap,
+    /// Extension: after the series, offer a rematch or answer one.
+    Rematch(RematchStep),
+}
+
+/// A step of agreeing on a rematch (same settings, colours swapped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RematchStep {
+    Offer,
+    Accept,
+    Decline,
+}
+
+impl RematchStep {
+    const fn as_str(self) -> &'static str {
+        match self {
+            RematchStep::Offer => "offer",
+            RematchStep::Accept => "accept",
+            RematchStep::Decline => "decline",
+        }
+    }
 }
 
 /// Why a message could not be read at all (sent back as `error`).
@@ -94,6 +114,7 @@ impl ClientMessage {
             ClientMessage::Ping => ("ping", serde_json::json!({})),
             ClientMessage::KeepSlot => ("keep_slot", serde_json::json!({})),
             ClientMessage::Swap => ("swap", serde_json::json!({})),
+            ClientMessage::Rematch(step) => ("rematch", serde_json::json!({"step": step.as_str()})),
         };
         serde_json::json!({"type": kind, "payload": payload}).to_string()
     }
@@ -126,6 +147,14 @@ pub fn parse_client_message(text: &str, dialect: Dialect) -> Result<ClientMessag
         "resign" => ClientMessage::Resign,
         "keep_slot" => ClientMessage::KeepSlot,
         "swap" if dialect == Dialect::Browser => ClientMessage::Swap,
+        "rematch" if dialect == Dialect::Browser => {
+            let step = payload.get("step").and_then(Value::as_str);
+            let step = [RematchStep::Offer, RematchStep::Accept, RematchStep::Decline]
+                .into_iter()
+                .find(|s| Some(s.as_str()) == step)
+                .ok_or(ProtocolError::InvalidPayload)?;
+            ClientMessage::Rematch(step)
+        }
         "move" => read_move(&payload),
         "chat" => ClientMessage::Chat(payload.get("message").and_then(Value::as_str).map(clean_chat)),
         _ => return Err(ProtocolError::UnknownType),
@@ -134,7 +163,7 @@ pub fn parse_client_message(text: &str, dialect: Dialect) -> Result<ClientMessag
 
 fn known(kind: &str, dialect: Dialect) -> bool {
     matches!(kind, "hello" | "move" | "chat" | "resign" | "ping" | "keep_slot")
-        || (dialect == Dialect::Browser && kind == "swap")
+        || (dialect == Dialect::Browser && matches!(kind, "swap" | "rematch"))
 }
 
 fn read_move(payload: &serde_json::Map<String, Value>) -> ClientMessage {

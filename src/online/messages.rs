@@ -59,6 +59,23 @@ pub enum ServerMessage {
     },
     /// Extension: the whole table as a browser draws it, after every change.
     State(Box<TableView>),
+    /// Extension: how agreeing on a rematch goes.
+    Rematch(RematchNews),
+}
+
+/// A step of a rematch, told to both players of a decided series.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum RematchNews {
+    /// `by` offers a rematch: the same settings, colours swapped.
+    Offered { by: PlayerId },
+    /// `by` declined it.
+    Declined { by: PlayerId },
+    /// Agreed: the new table, and this player's reconnect token there
+    /// (told to each player alone).
+    Ready { game: u64, player: PlayerId, token: String },
+    /// It could not be opened (the server is full); the text says why.
+    Failed { message: String },
 }
 
 /// Why `opponent_disconnected` was sent: the game waits for the player,

@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use super::conn::{Conn, Frame};
 use super::table::{Action, Arrival, Out, Replay, SeatError, Table, To};
-use super::{Hub, TableHandle};
+use super::{Hub, TableHandle, rematch};
 use crate::engine::ByColor;
 use crate::online::ErrorCode;
 use crate::online::{ClientMessage, PlayerId, ServerMessage, SlotSnapshot, TableView};
@@ -41,6 +41,9 @@ pub enum Command {
     /// The server is stopping: tell everyone, and stop here. The journal
     /// keeps the table as it stands, and the next start reopens it.
     Shutdown,
+    /// Seat both players of a rematch, away until they come with these
+    /// tokens (boxed, as `Join`).
+    Prepare { seats: Box<ByColor<(Arrival, String)>>, reply: oneshot::Sender<()> },
 }
 
 /// A player asking for a seat; `quick` refuses a table whose owner is away.
@@ -85,6 +88,8 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
     // on a deadline the table does not act on.
     let mut quiet_until: Option<Instant> = None;
     let mut recorder = Recorder(hub.config().judge.then(|| Replay::of(&table).map(Box::new)).flatten());
+    // A rematch offered after the series, and by whom.
+    let mut rematch_offer: Option<PlayerId> = None;
     loop {
         let wake = table.next_deadline(now()).map(|t| hub.instant_of(t)).map(|w| quiet_until.map_or(w, |q| w.max(q)));
         // A table that never started has nothing worth showing afterwards.
@@ -186,6 +191,19 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
                         table.chat(seat, line)
                     }
                     ClientMessage::BadMove(code) => vec![Out::to_seat(seat, ServerMessage::rejected(code))],
+                    ClientMessage::Rematch(step) => {
+                        changed = false;
+                        match rematch::step(&table, &mut rematch_offer, seat, step) {
+                            rematch::Turn::Tell(out) => out,
+                            rematch::Turn::Agreed => {
+                                rematch_offer = None;
+                                match rematch::swapped(&table) {
+                                    Some(seats) => rematch::news(hub.open_rematch(table.options, seats).await),
+                                    None => continue,
+                                }
+                            }
+                        }
+                    }
                     ClientMessage::Chat(None) | ClientMessage::Hello | ClientMessage::Ping => continue,
                 };
                 if out.iter().all(|o| matches!(o, Out::Send(To::Seat(_), _))) {
@@ -200,6 +218,20 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
                     listeners.watchers.retain(|w| w.id != conn_id);
                     table.set_spectators(listeners.watchers.len() as u32);
                 }
+            }
+            Some(Command::Prepare { seats, reply }) => {
+                let t = now();
+                let ByColor { red, blue } = *seats;
+                for (who, token) in [red, blue] {
+                    recorder.note(t, Action::Join { token: token.clone() });
+                    if let Ok((_, more)) = table.join(who, token, t) {
+                        out.extend(more);
+                    }
+                }
+                for seat in PlayerId::BOTH {
+                    out.extend(recorder.act(&mut table, Action::Disconnect { seat }, t));
+                }
+                let _ = reply.send(());
             }
             Some(Command::Snapshot { reply }) => {
                 let _ = reply.send((deserted_since.is_none() && table.is_listed()).then(|| table.snapshot()));

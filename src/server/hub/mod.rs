@@ -11,6 +11,7 @@ pub mod lifecycle;
 pub mod liveness;
 pub mod overview;
 pub mod rate;
+pub mod rematch;
 pub mod room_code;
 mod seating;
 pub mod socket;

@@ -88,7 +88,7 @@ impl Rates {
         let at = self.ms(now);
         let ok = match message {
             ClientMessage::Move { .. } | ClientMessage::BadMove(_) | ClientMessage::Swap => self.moves.take(at),
-            ClientMessage::Chat(_) => self.chat.take(at),
+            ClientMessage::Chat(_) | ClientMessage::Rematch(_) => self.chat.take(at),
             _ => true,
         };
         self.verdict(ok)

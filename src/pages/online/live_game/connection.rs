@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::super::live_socket::{LiveSocket, SocketSlot, encode};
-use crate::online::messages::{ChatLine, DisconnectReason};
+use crate::online::messages::{ChatLine, DisconnectReason, RematchNews};
 use crate::online::{ClientMessage, Credentials, Phase, PlayerId, ServerMessage, TableView};
 
 /// How this page takes part in the table.
@@ -68,6 +68,8 @@ pub(super) struct Live {
     pub link: RwSignal<Link>,
     /// When `table` arrived (clocks count down from it).
     pub stamp: RwSignal<f64>,
+    /// The latest news of a rematch, after the series.
+    pub rematch: RwSignal<Option<RematchNews>>,
     table_id: RwSignal<Option<u64>>,
     seating: StoredValue<Seating>,
     /// Set once this page has tried to join a room, so a refusal (the room
@@ -88,6 +90,7 @@ impl Live {
             notice: RwSignal::new(None),
             link: RwSignal::new(Link::Connecting),
             stamp: RwSignal::new(now_ms()),
+            rematch: RwSignal::new(None),
             table_id: RwSignal::new(match &seating {
                 Seating::Table { id, .. } => Some(*id),
                 Seating::Quick { .. } => None,
@@ -222,6 +225,14 @@ impl Live {
             }
             ServerMessage::OpponentReconnected { .. } => self.notice.set(None),
             ServerMessage::OpponentLeftSlot { message } => self.notice.set(Some(message)),
+            ServerMessage::Rematch(RematchNews::Ready { game, player, token }) => {
+                // Our seat at the new table, then off to it.
+                crate::browser::save(&seat_key(game), &format!("{} {token}", player.number()));
+                self.link.set(Link::Refused);
+                self.close();
+                crate::browser::go_to(&format!("/game/{game}"));
+            }
+            ServerMessage::Rematch(news) => self.rematch.set(Some(news)),
             _ => {}
         }
     }

@@ -17,7 +17,9 @@ use super::lobby::live_table;
 use crate::components::board::HexBoard;
 use crate::components::board_view::BoardView;
 use crate::engine::{Cell, Game};
-use crate::online::{ClientMessage, PlayerId, TableView};
+use crate::online::client_message::RematchStep;
+use crate::online::messages::RematchNews;
+use crate::online::{ClientMessage, Phase, PlayerId, TableView};
 
 /// `/game/:id`.
 #[component]
@@ -157,6 +159,7 @@ fn LiveTable(initial: Option<TableView>, seating: Seating) -> impl IntoView {
                 </Show>
                 <ShareLink table clock />
                 <LiveActions live />
+                <Rematch live />
                 <SpectatorCount table />
                 <LiveMoves table />
                 <FinishedGames table />
@@ -236,6 +239,71 @@ fn LiveActions(live: Live) -> impl IntoView {
             <a class="button" href="/overview">"Live games"</a>
         </div>
     }
+}
+
+/// After the series: offer a rematch (same settings, colours swapped), or
+/// answer the opponent's offer.
+#[component]
+fn Rematch(live: Live) -> impl IntoView {
+    let over = move || {
+        live.me.get().is_some()
+            && live.table.with(|t| t.as_ref().is_some_and(|t| matches!(t.phase, Phase::Over | Phase::Abandoned)))
+    };
+    let send = move |step: RematchStep| live.send(ClientMessage::Rematch(step));
+    let opponent = move || {
+        let me = live.me.get()?;
+        live.table.with(|t| t.as_ref().and_then(|t| t.seats[me.opponent()].as_ref().map(|s| s.label(me.opponent()))))
+    };
+    let news = move || {
+        let me = live.me.get();
+        match live.rematch.get() {
+            Some(RematchNews::Offered { by }) if Some(by) == me => RematchState::Waiting,
+            Some(RematchNews::Offered { .. }) => RematchState::Asked,
+            Some(RematchNews::Declined { by }) if Some(by) != me => RematchState::Declined,
+            Some(RematchNews::Failed { message }) => RematchState::Failed(message),
+            _ => RematchState::Open,
+        }
+    };
+    view! {
+        <Show when=over>
+            <div class="rematch card" data-testid="rematch">
+                {move || match news() {
+                    RematchState::Open | RematchState::Declined | RematchState::Failed(_) => view! {
+                        {match news() {
+                            RematchState::Declined => Some(format!("{} declined the rematch.", opponent().unwrap_or_default())),
+                            RematchState::Failed(why) => Some(why),
+                            _ => None,
+                        }.map(|text| view! { <p data-testid="rematch-status">{text}</p> })}
+                        <button type="button" class="primary" data-testid="rematch-offer" on:click=move |_| send(RematchStep::Offer)>
+                            "Offer a rematch (colours swapped)"
+                        </button>
+                    }.into_any(),
+                    RematchState::Waiting => view! {
+                        <p data-testid="rematch-status">"Rematch offered: waiting for your opponent…"</p>
+                    }.into_any(),
+                    RematchState::Asked => view! {
+                        <p data-testid="rematch-status">{format!("{} offers a rematch, colours swapped.", opponent().unwrap_or_default())}</p>
+                        <div class="button-row">
+                            <button type="button" class="primary" data-testid="rematch-accept" on:click=move |_| send(RematchStep::Accept)>"Accept"</button>
+                            <button type="button" data-testid="rematch-decline" on:click=move |_| send(RematchStep::Decline)>"Decline"</button>
+                        </div>
+                    }.into_any(),
+                }}
+            </div>
+        </Show>
+    }
+}
+
+/// Where agreeing on a rematch stands, as this player sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum RematchState {
+    Open,
+    /// We offered.
+    Waiting,
+    /// They offered.
+    Asked,
+    Declined,
+    Failed(String),
 }
 
 /// How many watch the game.
