@@ -100,6 +100,34 @@ async fn accounts_work(postgres: bool) {
     assert!(throttled.body.contains("try again in"), "{}", throttled.body);
     assert!(throttled.headers.iter().any(|h| h.starts_with("retry-after: ")));
 
+    // A bot and its token, which must not be stored in the clear either.
+    let bot = call(addr, "/api/create_bot", &form(&[("name", "Adabot"), ("description", "")]), Some(&second)).await;
+    let bot: serde_json::Value = serde_json::from_str(&bot.body).expect("JSON");
+    let token = bot["Done"]["token"].as_str().unwrap_or_else(|| panic!("a token: {bot}")).to_string();
+
+    // Changing the password ends the other sessions and the old password.
+    let third = session_cookie(&log_in(addr, "Grace", PASSWORD).await);
+    assert!(third.is_none(), "no such account");
+    let other = session_cookie(&sign_up(addr, "Grace", PASSWORD).await).expect("Grace");
+    let grace_elsewhere = session_cookie(&log_in(addr, "grace", PASSWORD).await).expect("Grace again");
+    let new_password = "a longer bridge of stones";
+    let wrong = call(
+        addr,
+        "/api/change_password",
+        &form(&[("current", "nope nope"), ("password", new_password)]),
+        Some(&other),
+    )
+    .await;
+    assert!(wrong.body.contains("Wrong name or password"), "{}", wrong.body);
+    let changed =
+        call(addr, "/api/change_password", &form(&[("current", PASSWORD), ("password", new_password)]), Some(&other))
+            .await;
+    assert_eq!(changed.body, r#"{"Done":null}"#);
+    assert_eq!(me(addr, &other).await["name"], "Grace", "this session stays");
+    assert!(me(addr, &grace_elsewhere).await.is_null(), "the others end");
+    assert!(session_cookie(&log_in(addr, "Grace", PASSWORD).await).is_none());
+    assert!(session_cookie(&log_in(addr, "Grace", new_password).await).is_some());
+
     // Log out everywhere ends the rest.
     call(addr, "/api/logout_everywhere", "", Some(&second)).await;
     assert!(me(addr, &second).await.is_null());
@@ -107,10 +135,51 @@ async fn accounts_work(postgres: bool) {
     let stored = database_text(&url).await;
     let session_ids = [&first, &second].map(|c| c.trim_start_matches("hexarena_session=").to_string());
     assert!(!stored.contains(PASSWORD), "a password in the clear");
+    assert!(!stored.contains(new_password), "a password in the clear");
+    assert!(!stored.contains(&token), "a bot token in the clear");
     for id in session_ids {
         assert!(!stored.contains(&id), "a session id in the clear");
     }
     assert!(stored.contains("$argon2id$v=19$m=19456,t=2,p=1$"), "the hash is there");
+}
+
+/// A name registered before accounts (a player id and a secret kept by the
+/// browser) becomes an account when that browser sets a password; the
+/// secret then proves nothing.
+async fn old_names_become_accounts(postgres: bool) {
+    let Some(url) = fresh_database(postgres).await else { return };
+    let addr = start_server_keeping(&url, None, HubConfig::default()).await;
+    let pool = hexarena::server::database::open(Some(&url), false).await.expect("open");
+    let secret = "0123456789abcdef0123456789abcdef0123456789abcdef";
+    sqlx::query(
+        "INSERT INTO players (id, display_name, name_key, kind, created_at_ms, secret_hash) \
+         VALUES ('p_old', 'Oldtimer', 'oldtimer', 'human', 0, $1)",
+    )
+    .bind(hexarena::server::hub::token::token_hash(secret))
+    .execute(&pool)
+    .await
+    .expect("a name from before accounts");
+    let claim = |secret: &str, password: &str| form(&[("player", "p_old"), ("secret", secret), ("password", password)]);
+    let wrong = call(addr, "/api/claim_name", &claim("guess", PASSWORD), None).await;
+    assert!(wrong.body.contains("unknown here"), "{}", wrong.body);
+    let weak = call(addr, "/api/claim_name", &claim(secret, "password"), None).await;
+    assert!(weak.body.contains("most common"), "{}", weak.body);
+    let claimed = call(addr, "/api/claim_name", &claim(secret, PASSWORD), None).await;
+    let cookie = session_cookie(&claimed).unwrap_or_else(|| panic!("logged in: {}", claimed.body));
+    assert_eq!(me(addr, &cookie).await["id"], "p_old", "the same player, with its games and rating");
+    assert!(session_cookie(&log_in(addr, "Oldtimer", PASSWORD).await).is_some());
+    let again = call(addr, "/api/claim_name", &claim(secret, "another password 9"), None).await;
+    assert!(session_cookie(&again).is_none(), "the secret is retired: {}", again.body);
+}
+
+#[tokio::test]
+async fn old_names_become_accounts_on_sqlite() {
+    old_names_become_accounts(false).await;
+}
+
+#[tokio::test]
+async fn old_names_become_accounts_on_postgres() {
+    old_names_become_accounts(true).await;
 }
 
 #[tokio::test]

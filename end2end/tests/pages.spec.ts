@@ -51,7 +51,7 @@ test('an unknown address shows a 404 page', async ({ page }) => {
 test('no page is wider than a phone screen', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
-  for (const path of ['/', '/play', '/play/local', '/play/engine', '/analysis', '/docs', '/overview', '/statistics', '/games']) {
+  for (const path of ['/', '/play', '/play/local', '/play/engine', '/analysis', '/docs', '/overview', '/statistics', '/games', '/login', '/account', '/players/nobody']) {
     await page.goto(path);
     await hydrated(page);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -62,7 +62,7 @@ test('no page is wider than a phone screen', async ({ browser }) => {
 
 test('every page runs under the Content-Security-Policy with no console error', async ({ page }) => {
   const errors = watchErrors(page);
-  for (const path of ['/', '/play', '/play/local', '/play/engine', '/analysis', '/docs', '/overview', '/statistics', '/games']) {
+  for (const path of ['/', '/play', '/play/local', '/play/engine', '/analysis', '/docs', '/overview', '/statistics', '/games', '/login', '/account', '/players/nobody']) {
     const response = await page.goto(path);
     const headers = response?.headers() ?? {};
     expect(headers['content-security-policy'], path).toContain("script-src 'self' 'nonce-");
