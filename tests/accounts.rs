@@ -60,6 +60,12 @@ async fn accounts_work(postgres: bool) {
     assert!(!set_cookie.contains("secure"), "plain HTTP without a proxy: not Secure ({set_cookie})");
     let first = session_cookie(&made).expect("a session");
     assert_eq!(me(addr, &first).await["name"], "Ada");
+    // The settings page is rendered for the account, and kept by no shared cache.
+    let page = common::get_with_cookie(addr, "/account", &first).await;
+    assert!(page.body.contains(r#"data-testid="account-name">Ada<"#), "rendered for Ada");
+    assert!(page.headers.iter().any(|h| h == "cache-control: private, no-cache"), "{:?}", page.headers);
+    let anonymous = common::get(addr, "/account").await;
+    assert!(anonymous.body.contains("account-logged-out"));
 
     // Taken, look-alike, weak: refused with a reason, nothing changed.
     for (name, password, why) in [

@@ -99,6 +99,8 @@ async fn archive_round_trip(url: &str) {
     let pool = hexarena::server::database::open(Some(url), false).await.unwrap();
     let record = hexarena::server::archive::read::game(&pool, &format!("{slot}-2")).await.unwrap().expect("game 2");
     assert_eq!(record.first, Color::Blue);
+    assert_eq!(record.summary.red.as_deref(), Some("ann (alpha) · unverified bot"), "never passes for an account");
+    assert_eq!(stats["recent_matches"][0]["player_1_kind"], "unverified_bot");
     assert_eq!(record.summary.winner, Color::Red);
     assert_eq!(record.moves.len(), 14, "Blue opened: seven stones each");
     assert_eq!(record.moves[0], "a4");

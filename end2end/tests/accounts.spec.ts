@@ -63,7 +63,7 @@ test('two accounts play a rated game, see their ratings move, log in elsewhere a
   const benAll = Number(((await board.getByTestId('rating-all').textContent()) ?? '').split(' ')[0]);
   expect(benAll).toBeLessThan(1500);
   await expect(board.getByTestId('rating-small')).toBeVisible();
-  await expect(board.getByTestId('rating-graph')).toBeVisible();
+  await expect(board.getByTestId('rating-graph-all')).toBeVisible();
   await expect(board.getByTestId('profile-results')).toContainText('0–1');
   await expect(board.getByTestId('profile-games').locator('li')).toHaveCount(1);
 

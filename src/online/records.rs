@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::account::SeatKind;
 use super::game_end::GameEnd;
 use crate::engine::Color;
 
@@ -77,6 +78,11 @@ pub struct RecentMatch {
     pub player_2_model: Option<String>,
     pub player_1_username: Option<String>,
     pub player_2_username: Option<String>,
+    /// Ours: whether each side was an account, a guest or an unverified bot.
+    #[serde(default)]
+    pub player_1_kind: SeatKind,
+    #[serde(default)]
+    pub player_2_kind: SeatKind,
     pub player_1_wins: u32,
     pub player_2_wins: u32,
     /// ISO 8601, UTC.

@@ -221,3 +221,9 @@ pub fn form(pairs: &[(&str, &str)]) -> String {
         .collect::<Vec<_>>()
         .join("&")
 }
+
+/// `GET path` with a session cookie (`name=value`), as a logged-in browser.
+pub async fn get_with_cookie(addr: std::net::SocketAddr, path: &str, cookie: &str) -> Response {
+    exchange(addr, format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nCookie: {cookie}\r\n\r\n"))
+        .await
+}

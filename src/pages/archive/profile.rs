@@ -85,7 +85,7 @@ fn ProfileView(p: Profile) -> impl IntoView {
                     <p class="hint">"± is two rating deviations; “?” marks a provisional rating, not yet sure."</p>
                 }.into_any()
             }}
-            {p.history.iter().find(|(c, _)| *c == RatingClass::All).map(|(_, points)| view! { <RatingGraph points=points.clone() /> })}
+            {p.history.iter().map(|(class, points)| view! { <RatingGraph class=*class points=points.clone() /> }).collect_view()}
         </section>
         <section class="card">
             <h2>"Results"</h2>
@@ -134,7 +134,7 @@ fn ProfileView(p: Profile) -> impl IntoView {
 
 /// The rating after each rated game, with its ±2 deviation band.
 #[component]
-fn RatingGraph(points: Vec<RatingPoint>) -> impl IntoView {
+fn RatingGraph(class: RatingClass, points: Vec<RatingPoint>) -> impl IntoView {
     const W: f64 = 600.0;
     const H: f64 = 160.0;
     let lows = points.iter().map(|p| p.rating - 2.0 * p.deviation);
@@ -156,12 +156,12 @@ fn RatingGraph(points: Vec<RatingPoint>) -> impl IntoView {
     let last = points.last().map_or(1500.0, |p| p.rating);
     view! {
         <figure class="rating-graph">
-            <svg viewBox=format!("0 0 {W} {H}") role="img" data-testid="rating-graph"
+            <svg viewBox=format!("0 0 {W} {H}") role="img" data-testid=format!("rating-graph-{}", class.as_str())
                 aria-label=format!("Rating after each of {} rated games, now {last:.0}", points.len())>
                 <polygon class="band" points=band.join(" ") />
                 <polyline class="line" points=line.join(" ") />
             </svg>
-            <figcaption>{format!("Rating over {} rated games ({:.0} to {:.0} shown)", points.len(), low, high)}</figcaption>
+            <figcaption>{format!("{}: rating over {} rated games ({:.0} to {:.0} shown)", class.label(), points.len(), low, high)}</figcaption>
         </figure>
     }
 }

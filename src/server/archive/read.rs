@@ -162,6 +162,10 @@ pub async fn statistics(pool: &AnyPool, now_ms: i64) -> Result<Statistics, sqlx:
     stats.leaderboard = leaderboard;
 
     for row in series.iter().take(20) {
+        let kind_of = |side: &str| -> Result<SeatKind, sqlx::Error> {
+            let known = text(row, &format!("{side}_player"))?.and_then(|p| players.get(&p).map(|k| k.kind));
+            Ok(known.unwrap_or(SeatKind::of(None, text(row, &format!("{side}_model"))?.is_some())))
+        };
         let id = int(row, "id")?.max(0) as u64;
         let games_played = int(row, "games_played")?.max(0) as u32;
         stats.recent_matches.push(RecentMatch {
@@ -175,6 +179,8 @@ pub async fn statistics(pool: &AnyPool, now_ms: i64) -> Result<Statistics, sqlx:
             player_2_model: text(row, "blue_model")?,
             player_1_username: text(row, "red_username")?,
             player_2_username: text(row, "blue_username")?,
+            player_1_kind: kind_of("red")?,
+            player_2_kind: kind_of("blue")?,
             player_1_wins: int(row, "red_wins")? as u32,
             player_2_wins: int(row, "blue_wins")? as u32,
             completed_at: iso_time(row.try_get::<Option<i64>, _>("finished_at_ms")?.unwrap_or(0)),
@@ -198,11 +204,28 @@ pub async fn statistics(pool: &AnyPool, now_ms: i64) -> Result<Statistics, sqlx:
 
 pub(super) const SUMMARY_COLUMNS: &str = "g.id, g.series_id, g.number, g.board_size, g.winner, g.reason, g.finished_at_ms, \
     g.started_at_ms, g.first_player, CASE WHEN g.swap_allowed THEN 1 ELSE 0 END AS swap, \
-    r.display_name AS red_name, b.display_name AS blue_name, \
+    r.display_name AS red_name, b.display_name AS blue_name, s.red_username, s.red_model, s.blue_username, \
+    s.blue_model, \
     (SELECT COUNT(*) FROM game_moves m WHERE m.game_id = g.id) AS move_count";
 
-pub(super) const SUMMARY_FROM: &str =
-    "FROM games g LEFT JOIN players r ON r.id = g.red_player LEFT JOIN players b ON b.id = g.blue_player";
+pub(super) const SUMMARY_FROM: &str = "FROM games g LEFT JOIN players r ON r.id = g.red_player \
+    LEFT JOIN players b ON b.id = g.blue_player LEFT JOIN series s ON s.id = g.series_id";
+
+/// A side's name in a game's summary: the account's, or else the name the
+/// seat typed or declared, marked as a guest's or an unverified bot's.
+fn side_name(row: &AnyRow, side: &str) -> Result<Option<String>, sqlx::Error> {
+    if let Some(account) = text(row, &format!("{side}_name"))? {
+        return Ok(Some(account));
+    }
+    let (username, model) = (text(row, &format!("{side}_username"))?, text(row, &format!("{side}_model"))?);
+    let kind = SeatKind::of(None, model.is_some());
+    Ok(match (username, model) {
+        (Some(u), Some(m)) => Some(kind.decorate(format!("{u} ({m})"))),
+        (Some(u), None) => Some(kind.decorate(u)),
+        (None, Some(m)) => Some(kind.decorate(m)),
+        (None, None) => None,
+    })
+}
 
 pub(super) fn summary(row: &AnyRow) -> Result<GameSummary, sqlx::Error> {
     Ok(GameSummary {
@@ -210,8 +233,8 @@ pub(super) fn summary(row: &AnyRow) -> Result<GameSummary, sqlx::Error> {
         series_id: int(row, "series_id")?.max(0) as u64,
         number: int(row, "number")?.max(0) as u32,
         board_size: int(row, "board_size")?.clamp(0, 255) as u8,
-        red: text(row, "red_name")?,
-        blue: text(row, "blue_name")?,
+        red: side_name(row, "red")?,
+        blue: side_name(row, "blue")?,
         winner: colour(row, "winner")?,
         reason: game_end(row, "reason")?,
         moves: int(row, "move_count")?.max(0) as u32,

@@ -2,7 +2,8 @@
 //! (`no-cache`). The pages whose HTML depends on nothing but the build and
 //! the address — the ones that work offline — carry the build's id as ETag,
 //! so a return visit costs one small request answered 304 without
-//! rendering; pages that show live data are rendered afresh.
+//! rendering; pages that show live data are rendered afresh, and are
+//! `private` for a logged-in visitor (they may show the account).
 
 use std::sync::Arc;
 
@@ -25,13 +26,16 @@ pub const BUILD_PAGES: [&str; 6] = ["/", "/play", "/play/local", "/play/engine",
 pub async fn page_cache(State(site): State<Arc<SiteAssets>>, request: Request, next: Next) -> Response {
     let build_page = (request.method() == Method::GET || request.method() == Method::HEAD)
         && BUILD_PAGES.contains(&request.uri().path());
+    // A logged-in visitor's pages may show their account: never for a
+    // shared cache to keep.
+    let personal = crate::server::accounts::sessions::from_headers(request.headers()).is_some();
     let etag = format!("W/\"{}\"", site.build_id);
     if build_page && not_modified(request.headers(), &etag) {
         // No Content-Security-Policy here: the browser keeps the one stored
         // with the page, whose nonce its scripts carry.
         let mut response = Response::new(Body::empty());
         *response.status_mut() = StatusCode::NOT_MODIFIED;
-        set(&mut response, Some(&etag));
+        set(&mut response, Some(&etag), false);
         return response;
     }
     let mut response = next.run(request).await;
@@ -42,14 +46,15 @@ pub async fn page_cache(State(site): State<Arc<SiteAssets>>, request: Request, n
         .is_some_and(|t| t.starts_with("text/html"));
     if html && !response.headers().contains_key(header::CACHE_CONTROL) {
         let validator = (build_page && response.status() == StatusCode::OK).then_some(etag.as_str());
-        set(&mut response, validator);
+        set(&mut response, validator, personal && !build_page);
     }
     response
 }
 
-fn set(response: &mut Response, etag: Option<&str>) {
+fn set(response: &mut Response, etag: Option<&str>, private: bool) {
     let h = response.headers_mut();
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    let policy = if private { "private, no-cache" } else { "no-cache" };
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
     if let Some(v) = etag.and_then(|e| HeaderValue::from_str(e).ok()) {
         h.insert(header::ETAG, v);
     }
