@@ -14,11 +14,16 @@ site="${1:-$root/target/site}"
 # What every page downloads before anything else: the main WASM, its JS
 # glue, the split loader and the stylesheet. With the landing page's HTML
 # and icons this must stay under 250 KB (docs/benchmarks.md).
-MAIN_BUDGET=${MAIN_BUDGET:-242000}
+# (Lowered from 242000 when the docs' prose left the browser build.)
+MAIN_BUDGET=${MAIN_BUDGET:-226000}
 # Each group of pages loaded on demand (src/lazy_pages.rs), and the code
-# the groups share, split out in chunks.
-GROUP_BUDGET=${GROUP_BUDGET:-175000}
-SHARED_BUDGET=${SHARED_BUDGET:-90000}
+# the groups share, split out in chunks. Raised with accounts (175000 and
+# 90000 before): the live game's rematch and account-aware names, and a
+# sixth group whose forms and server-function code the play and archive
+# groups share. What a visitor downloads per page is measured by
+# scripts/bench-pages.sh (docs/benchmarks.md).
+GROUP_BUDGET=${GROUP_BUDGET:-192000}
+SHARED_BUDGET=${SHARED_BUDGET:-136000}
 # The engine worker's bundle (the issue's ceiling is 250 KB; this keeps it
 # from regrowing unnoticed).
 WORKER_BUDGET=${WORKER_BUDGET:-140000}

@@ -33,6 +33,12 @@ mod imp {
         }
     }
 
+    pub fn reload() {
+        if let Some(window) = web_sys::window() {
+            let _ = window.location().reload();
+        }
+    }
+
     pub fn replace_path(path: &str) {
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(path));
@@ -80,6 +86,8 @@ mod imp {
 
     pub fn go_to(_path: &str) {}
 
+    pub fn reload() {}
+
     pub async fn copy(_text: &str) -> bool {
         false
     }
@@ -109,6 +117,11 @@ pub fn mark_hydrated() {
 /// lands there.
 pub fn replace_path(path: &str) {
     imp::replace_path(path)
+}
+
+/// Loads the current address again from the server (or the offline copy).
+pub fn reload() {
+    imp::reload()
 }
 
 /// Opens `path` as a new page load.

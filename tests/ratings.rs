@@ -127,6 +127,16 @@ async fn rebuild_equals_incremental(postgres: bool) {
 
     let done = ratings::rebuild(&pool).await.expect("rebuild");
     assert_eq!(done.games, rated as usize);
+    // The command does the same, from the binary.
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_hexarena"))
+        .args(["ratings", "--rebuild"])
+        .env("DATABASE_URL", &url)
+        .output()
+        .await
+        .expect("run hexarena ratings --rebuild");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains(&format!("from {rated} rated games")), "{said}");
     assert_eq!(ratings_table(&pool).await, incremental, "the rebuild gives the same numbers, exactly");
     assert_eq!(changes(&pool).await, incremental_changes);
     // Per class, games add up to the overall count.
@@ -149,4 +159,15 @@ async fn the_rebuild_equals_the_incremental_ratings_on_sqlite() {
 #[tokio::test]
 async fn the_rebuild_equals_the_incremental_ratings_on_postgres() {
     rebuild_equals_incremental(true).await;
+}
+
+#[tokio::test]
+async fn the_command_refuses_what_it_does_not_know() {
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_hexarena"))
+        .args(["ratings", "--rebuild-everything"])
+        .output()
+        .await
+        .expect("run hexarena ratings");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("usage: hexarena ratings --rebuild"));
 }

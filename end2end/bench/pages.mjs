@@ -11,7 +11,7 @@ import fs from 'node:fs';
 const base = process.env.BASE_URL ?? 'http://127.0.0.1:3000';
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : null;
 
-const pages = ['/', '/play', '/play/local', '/play/engine', '/play/online', '/analysis', '/overview', '/statistics', '/games', '/docs'];
+const pages = ['/', '/play', '/play/local', '/play/engine', '/play/online', '/analysis', '/overview', '/statistics', '/games', '/docs', '/login', '/players/nobody'];
 
 // 1.6 Mbit/s down, 750 kbit/s up, 150 ms latency, CPU 4× slower.
 const conditions = {

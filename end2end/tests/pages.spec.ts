@@ -25,6 +25,29 @@ test('the navigation reaches every page and marks the current one', async ({ pag
   await expect(nav.getByRole('link', { name: 'Play' })).toHaveAttribute('aria-current', 'page');
   await nav.getByRole('link', { name: 'Home' }).click();
   await expect(page).toHaveURL(/\/$/);
+  // The docs' prose comes only with the server's page (not in the WASM):
+  // reaching it from another page still shows it all.
+  await hydrated(page);
+  await nav.getByRole('link', { name: 'Docs' }).click();
+  await expect(page).toHaveURL(/\/docs$/);
+  await expect(page.getByRole('heading', { name: 'Accounts, guests and bots' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('a link to /docs followed inside the app still shows the prose', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/play');
+  await hydrated(page);
+  // An in-app navigation, as the router makes for any plain link.
+  await page.evaluate(() => {
+    const a = document.createElement('a');
+    a.href = '/docs#bots';
+    a.textContent = 'docs';
+    document.body.appendChild(a);
+    a.click();
+  });
+  await expect(page.getByRole('heading', { name: 'Bots: hexgame protocol v1' })).toBeVisible();
+  await expect(page.getByText('hexgame play --model-name my_agent --server ws://HOST:PORT/bot/TOKEN')).toBeVisible();
   expect(errors).toEqual([]);
 });
 

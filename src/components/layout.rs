@@ -53,7 +53,8 @@ pub fn Layout(children: Children) -> impl IntoView {
                         .map(|(href, name)| {
                             view! {
                                 <li>
-                                    <a href=href aria-current=move || current(href)>
+                                    // The docs' prose is only in the server's HTML (see pages/docs.rs).
+                                    <a href=href aria-current=move || current(href) rel=(href == "/docs").then_some("external")>
                                         {name}
                                     </a>
                                 </li>

@@ -33,7 +33,7 @@ pub fn LandingPage() -> impl IntoView {
                     <div class="button-row">
                         <a class="button primary big" href="/play">"Play now"</a>
                         <a class="button big" href="/analysis">"Analyse a game"</a>
-                        <a class="button big" href="/docs">"How to play"</a>
+                        <a class="button big" href="/docs" rel="external">"How to play"</a>
                     </div>
                     <LiveCount />
                 </div>

@@ -242,7 +242,8 @@ fn LiveActions(live: Live) -> impl IntoView {
 }
 
 /// After the series: offer a rematch (same settings, colours swapped), or
-/// answer the opponent's offer.
+/// answer the opponent's offer. One block whose parts show and hide: a
+/// branch per state cost the online pages' download several kilobytes.
 #[component]
 fn Rematch(live: Live) -> impl IntoView {
     let over = move || {
@@ -254,7 +255,7 @@ fn Rematch(live: Live) -> impl IntoView {
         let me = live.me.get()?;
         live.table.with(|t| t.as_ref().and_then(|t| t.seats[me.opponent()].as_ref().map(|s| s.label(me.opponent()))))
     };
-    let news = move || {
+    let state = move || {
         let me = live.me.get();
         match live.rematch.get() {
             Some(RematchNews::Offered { by }) if Some(by) == me => RematchState::Waiting,
@@ -264,33 +265,27 @@ fn Rematch(live: Live) -> impl IntoView {
             _ => RematchState::Open,
         }
     };
+    let status = move || match state() {
+        RematchState::Open => String::new(),
+        RematchState::Waiting => "Rematch offered: waiting for your opponent…".into(),
+        RematchState::Asked => format!("{} offers a rematch, colours swapped.", opponent().unwrap_or_default()),
+        RematchState::Declined => format!("{} declined the rematch.", opponent().unwrap_or_default()),
+        RematchState::Failed(why) => why,
+    };
+    let asked = move || state() == RematchState::Asked;
+    let can_offer = move || matches!(state(), RematchState::Open | RematchState::Declined | RematchState::Failed(_));
     view! {
-        <Show when=over>
-            <div class="rematch card" data-testid="rematch">
-                {move || match news() {
-                    RematchState::Open | RematchState::Declined | RematchState::Failed(_) => view! {
-                        {match news() {
-                            RematchState::Declined => Some(format!("{} declined the rematch.", opponent().unwrap_or_default())),
-                            RematchState::Failed(why) => Some(why),
-                            _ => None,
-                        }.map(|text| view! { <p data-testid="rematch-status">{text}</p> })}
-                        <button type="button" class="primary" data-testid="rematch-offer" on:click=move |_| send(RematchStep::Offer)>
-                            "Offer a rematch (colours swapped)"
-                        </button>
-                    }.into_any(),
-                    RematchState::Waiting => view! {
-                        <p data-testid="rematch-status">"Rematch offered: waiting for your opponent…"</p>
-                    }.into_any(),
-                    RematchState::Asked => view! {
-                        <p data-testid="rematch-status">{format!("{} offers a rematch, colours swapped.", opponent().unwrap_or_default())}</p>
-                        <div class="button-row">
-                            <button type="button" class="primary" data-testid="rematch-accept" on:click=move |_| send(RematchStep::Accept)>"Accept"</button>
-                            <button type="button" data-testid="rematch-decline" on:click=move |_| send(RematchStep::Decline)>"Decline"</button>
-                        </div>
-                    }.into_any(),
-                }}
+        <div class="rematch card" data-testid="rematch" hidden=move || !over()>
+            <p data-testid="rematch-status" hidden=move || state() == RematchState::Open>{status}</p>
+            <div class="button-row">
+                <button type="button" class="primary" data-testid="rematch-offer" hidden=move || !can_offer()
+                    on:click=move |_| send(RematchStep::Offer)>"Offer a rematch (colours swapped)"</button>
+                <button type="button" class="primary" data-testid="rematch-accept" hidden=move || !asked()
+                    on:click=move |_| send(RematchStep::Accept)>"Accept"</button>
+                <button type="button" data-testid="rematch-decline" hidden=move || !asked()
+                    on:click=move |_| send(RematchStep::Decline)>"Decline"</button>
             </div>
-        </Show>
+        </div>
     }
 }
 
