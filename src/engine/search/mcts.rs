@@ -11,6 +11,7 @@ use super::super::bits::{Bits, Masks};
 use super::super::color::Color;
 use super::super::playout::{BridgePlayouts, members};
 use super::super::rng::Rng;
+use super::super::solver::{Knowledge, Known};
 use super::super::stones::Stones;
 use super::SearchConfig;
 
@@ -35,13 +36,16 @@ pub(crate) struct Node {
     pub expanded: bool,
     pub visits: u32,
     /// Set when the game is decided here: the winner with best play, and
-    /// in how many more moves (plies).
+    /// in how many more moves (plies; at most that many when a virtual
+    /// connection decided it).
     pub proven: Option<(Color, u16)>,
+    /// Whether the solver's fast checks have pruned the edges.
+    pub known: bool,
 }
 
 impl Node {
     fn new() -> Node {
-        Node { first_edge: 0, edge_count: 0, expanded: false, visits: 0, proven: None }
+        Node { first_edge: 0, edge_count: 0, expanded: false, visits: 0, proven: None, known: false }
     }
 }
 
@@ -62,6 +66,8 @@ pub(crate) struct Mcts<B: Bits> {
     path_edges: Vec<u32>,
     empties: Vec<u16>,
     last_full: Option<Stones<B>>,
+    /// The solver's fast checks, when the config asks for them.
+    knowledge: Option<Knowledge<B>>,
 }
 
 impl<B: Bits> Mcts<B> {
@@ -88,10 +94,49 @@ impl<B: Bits> Mcts<B> {
             path_edges: Vec::with_capacity(cells + 1),
             empties: Vec::with_capacity(cells),
             last_full: None,
+            knowledge: (config.knowledge_after > 0).then(|| Knowledge::new(size)),
         };
         m.nodes.push(Node::new());
         m.expand(0, &root);
+        m.learn(0, &root);
         m
+    }
+
+    /// Applies the solver's fast checks to `node` (at `stones`), once: its
+    /// edges are cut down to the moves that remain, and a position the
+    /// checks decide is marked proven (a won one keeps only winning moves).
+    fn learn(&mut self, node: u32, stones: &Stones<B>) {
+        let nd = self.nodes[node as usize];
+        if nd.known || !nd.expanded || nd.proven.is_some() {
+            return;
+        }
+        self.nodes[node as usize].known = true;
+        let Some(knowledge) = self.knowledge.as_mut() else { return };
+        let mover = stones.to_move;
+        let (keep, proven) = match knowledge.of(stones) {
+            Known::Won { moves, stones } => (moves, Some((mover, (2 * stones).saturating_sub(1).max(1) as u16))),
+            Known::Lost { stones } => (B::zero(), Some((mover.opponent(), (2 * stones).max(2) as u16))),
+            Known::Open { moves } => (moves, None),
+        };
+        self.nodes[node as usize].proven = proven;
+        // Kept edges first; the others fall out of the node (their subtrees
+        // stay in the arena, unreachable).
+        let (first, count) = (nd.first_edge as usize, nd.edge_count as usize);
+        let range = &mut self.edges[first..first + count];
+        let mut kept = 0;
+        for i in 0..range.len() {
+            if keep.has(range[i].cell as usize) {
+                range.swap(kept, i);
+                kept += 1;
+            }
+        }
+        if kept > 0 {
+            self.nodes[node as usize].edge_count = kept as u16;
+        } else if proven.is_some_and(|(winner, _)| winner == mover) {
+            // A win whose moves are not among the edges cannot be played
+            // from here: not trusted.
+            self.nodes[node as usize].proven = None;
+        }
     }
 
     /// Creates the edges of `node` at `stones`, or marks it decided.
@@ -215,6 +260,7 @@ impl<B: Bits> Mcts<B> {
         if !self.nodes[0].expanded {
             self.expand(0, &stones);
         }
+        self.learn(0, &stones);
         true
     }
 
@@ -235,6 +281,12 @@ impl<B: Bits> Mcts<B> {
                 if self.nodes[node as usize].visits < self.config.expand_after || !self.expand(node, &stones) {
                     break self.playout(&stones);
                 }
+                if below_root && let Some((winner, _)) = self.nodes[node as usize].proven {
+                    break winner;
+                }
+            }
+            if self.nodes[node as usize].visits >= self.config.knowledge_after && !self.nodes[node as usize].known {
+                self.learn(node, &stones);
                 if below_root && let Some((winner, _)) = self.nodes[node as usize].proven {
                     break winner;
                 }

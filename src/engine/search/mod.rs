@@ -20,6 +20,9 @@ use super::color::Color;
 use super::position::Position;
 use super::stones::Stones;
 
+/// The default of [`SearchConfig::knowledge_after`] (see docs/benchmarks.md).
+pub const DEFAULT_KNOWLEDGE_AFTER: u32 = 128;
+
 /// Knobs of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -32,13 +35,23 @@ pub struct SearchConfig {
     pub rave_bias: f32,
     /// Visits a leaf needs before it gets children.
     pub expand_after: u32,
+    /// Visits a node needs before the solver's fast checks prune its moves
+    /// and may decide it (0: never). The root is checked at once.
+    pub knowledge_after: u32,
     /// Upper bound of the tree's memory.
     pub memory_bytes: usize,
 }
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig { seed: 0x5eed, exploration: 0.1, rave_bias: 0.05, expand_after: 1, memory_bytes: 256 << 20 }
+        SearchConfig {
+            seed: 0x5eed,
+            exploration: 0.1,
+            rave_bias: 0.05,
+            expand_after: 1,
+            knowledge_after: DEFAULT_KNOWLEDGE_AFTER,
+            memory_bytes: 256 << 20,
+        }
     }
 }
 

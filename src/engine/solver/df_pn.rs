@@ -104,6 +104,18 @@ struct Quiet<B> {
 /// How a position stands before any search. `stones` is the most stones
 /// the winner still needs; `proof` the proof set (cells outside it could
 /// hold more of the loser's stones and the result would stand).
+/// What [`Solver::knowledge`] finds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Known<B: Bits> {
+    /// The side to move wins, needing at most `stones` more stones, by
+    /// playing one of `moves`.
+    Won { moves: B, stones: u32 },
+    /// The side to move loses: the opponent needs at most `stones`.
+    Lost { stones: u32 },
+    /// Undecided: only `moves` are worth trying.
+    Open { moves: B },
+}
+
 enum Standing<B: Bits> {
     /// The side to move has won, at once or by a connection; `moves` keep
     /// the win.
@@ -214,6 +226,25 @@ impl<B: Bits> Solver<B> {
     }
 
     /// The cell sets of the board being solved.
+    /// What the fast checks alone say of `s` (no search): decided, or the
+    /// moves left once inferior cells and moves outside the opponent's
+    /// must-play region are taken out. For the tree search's nodes.
+    pub(super) fn knowledge(&mut self, s: &Stones<B>) -> Known<B> {
+        match self.assess(s, None) {
+            // No moves named: the captured cells alone join the mover's
+            // edges, so any move keeps the win.
+            Standing::Won { moves, stones, .. } if moves.is_zero() => {
+                Known::Won { moves: s.empty_cells(&self.masks), stones }
+            }
+            Standing::Won { moves, stones, .. } => Known::Won { moves, stones },
+            Standing::Lost { stones, .. } => Known::Lost { stones },
+            Standing::Open(e) => {
+                let moves = e.moves.iter().fold(B::zero(), |set, c| set | B::single(c.cell as usize));
+                Known::Open { moves }
+            }
+        }
+    }
+
     pub(super) fn masks(&self) -> &Masks<B> {
         &self.masks
     }

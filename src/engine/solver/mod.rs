@@ -25,7 +25,26 @@ use super::cell::Cell;
 use super::position::Position;
 use super::stones::Stones;
 
+pub(crate) use df_pn::Known;
 use df_pn::Solver;
+
+/// The solver's fast checks (captured, dead, vulnerable and dominated
+/// cells, virtual connections of both sides), asked by the tree search
+/// once a node has been visited enough to be worth it.
+pub(crate) struct Knowledge<B: Bits> {
+    solver: Solver<B>,
+}
+
+impl<B: Bits> Knowledge<B> {
+    pub(crate) fn new(n: u8) -> Knowledge<B> {
+        Knowledge { solver: Solver::new(n, 0) }
+    }
+
+    /// What is known of `s` without searching.
+    pub(crate) fn of(&mut self, s: &Stones<B>) -> Known<B> {
+        self.solver.knowledge(s)
+    }
+}
 
 pub use openings::published_openings;
 

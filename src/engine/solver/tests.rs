@@ -274,6 +274,42 @@ proptest::proptest! {
         }
     }
 
+    /// The tree search's knowledge (inferior cells and the opponent's
+    /// must-play region taken out, positions decided by connections) never
+    /// takes away every winning move, never calls a lost position won or a
+    /// won one lost, and a win it names is played only by winning moves:
+    /// checked against every line on 3×3 to 5×5.
+    #[test]
+    fn knowledge_never_prunes_every_winning_move(
+        n in 3u8..=5,
+        cells in proptest::collection::vec(0usize..25, 0..24),
+        red_to_move: bool,
+    ) {
+        let m = Masks::<u128>::new(n);
+        let s = random_stones(n, &cells, red_to_move);
+        let empty = s.empty_cells(&m);
+        let mover = s.to_move;
+        if s.has_won(&m, mover) || s.has_won(&m, mover.opponent()) || (n == 5 && empty.count() > 13) {
+            return Ok(());
+        }
+        let mut memo = HashMap::new();
+        let winning: u128 = (0..(n as usize * n as usize)).filter(|&c| empty.has(c)).fold(0, |set, c| {
+            let mut t = s;
+            t.play(c);
+            if t.has_won(&m, mover) || !stones_mover_wins(t, &m, &mut memo) { set | 1 << c } else { set }
+        });
+        match Solver::<u128>::new(n, 0).knowledge(&s) {
+            Known::Won { moves, .. } => {
+                proptest::prop_assert!(moves != 0 && moves & !winning == 0, "a named win by a losing move in {s:?}: moves {moves:b}, winning {winning:b}");
+            }
+            Known::Lost { .. } => proptest::prop_assert_eq!(winning, 0, "a won position called lost: {:?}", s),
+            Known::Open { moves } => {
+                proptest::prop_assert!(moves != 0 && moves & !empty == 0);
+                proptest::prop_assert!(winning == 0 || moves & winning != 0, "every winning move pruned in {s:?}");
+            }
+        }
+    }
+
     /// A dominated move is never better than its dominator: whenever
     /// the mover wins by playing it, it also wins by the dominator.
     #[test]
