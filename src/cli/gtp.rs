@@ -33,13 +33,14 @@ impl Default for GtpOptions {
     }
 }
 
-const COMMANDS: [&str; 17] = [
+const COMMANDS: [&str; 18] = [
     "boardsize",
     "clear_board",
     "final_score",
     "genmove",
     "hexarena-analyze",
     "hexarena-sgf",
+    "hexarena-solve",
     "known_command",
     "list_commands",
     "name",
@@ -149,6 +150,10 @@ impl Gtp {
                 None => Reply::Err("set_level needs a level: beginner, casual, strong or max".into()),
             },
             "hexarena-analyze" => self.analyze(args),
+            // Who wins from here with best play (`b`, `w`, or `unknown`
+            // within the budget): a referee's ruling when an engine dies
+            // mid-game.
+            "hexarena-solve" => self.solve(args),
             // The game so far as HexGui SGF, written by the same code as the
             // pages' export, so other tools can check how it reads.
             "hexarena-sgf" => Reply::Ok(crate::engine::Record::from_game(&self.game).to_sgf()),
@@ -259,6 +264,26 @@ impl Gtp {
         Reply::Ok(lines.join("\n"))
     }
 
+    fn solve(&self, args: &[&str]) -> Reply {
+        const MAX: u64 = 1_000_000_000;
+        let budget = match args.first().map(|a| a.parse::<u64>()) {
+            None => 20_000_000,
+            Some(Ok(n)) if (1..=MAX).contains(&n) => n,
+            Some(_) => return Reply::Err(format!("hexarena-solve takes a position budget from 1 to {MAX}")),
+        };
+        if let Some(w) = self.game.winner() {
+            return Reply::Ok(gtp_colour_letter(w).to_ascii_lowercase().to_string());
+        }
+        let mover = self.game.to_move();
+        Reply::Ok(match crate::engine::solver::solve(self.game.position(), budget).verdict {
+            crate::engine::solver::Verdict::Win(_) => gtp_colour_letter(mover).to_ascii_lowercase().to_string(),
+            crate::engine::solver::Verdict::Loss => {
+                gtp_colour_letter(mover.opponent()).to_ascii_lowercase().to_string()
+            }
+            crate::engine::solver::Verdict::Unknown => "unknown".into(),
+        })
+    }
+
     /// The board as HexGui shows it (black top↔bottom), with a legend.
     fn board_text(&self) -> String {
         let n = self.game.size();
@@ -347,6 +372,20 @@ mod tests {
     fn the_basic_commands_answer_as_gtp_says() {
         let out = session("1 name\nprotocol_version\n# a comment\n\nknown_command genmove\nfoo\nquit\nname\n");
         assert_eq!(out, "=1 hexarena\n\n= 2\n\n= true\n\n? unknown command 'foo'\n\n=\n\n");
+    }
+
+    #[test]
+    fn the_solver_rules_on_who_wins() {
+        // The first player wins 3×3; after an opening in the corner, which
+        // loses on 3×3 (published map), White does.
+        let out = session(
+            "boardsize 3\nhexarena-solve\nplay b a1\nhexarena-solve 1000000\nhexarena-solve 0\nplay w b2\nplay b a3\nplay w c1\nplay b a2\nhexarena-solve\nquit\n",
+        );
+        let answers: Vec<&str> = out.split("\n\n").filter(|a| a.starts_with(['=', '?'])).collect();
+        assert_eq!(answers[1], "= b", "{out}");
+        assert_eq!(answers[3], "= w", "{out}");
+        assert!(answers[4].starts_with("? hexarena-solve takes"), "{out}");
+        assert_eq!(answers[9], "= b", "a decided game: its winner ({out})");
     }
 
     #[test]

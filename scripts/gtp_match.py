@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""A referee for Hex matches between any two GTP engines.
+
+Not part of CI (a match takes hours). Each opening (a first stone for
+Black) is played twice, once with each engine as Black, so neither side
+gets the better openings; there is no swap. Every move is checked on the
+referee's own board: an illegal move, a resignation or a silence loses
+the game for the side that made it. An engine that dies mid-game (MoHex
+sometimes crashes in positions its own solver has decided) leaves the
+game to `hexarena gtp`'s solver (`hexarena-solve`): its ruling decides
+the game, and without one the game is void.
+
+    scripts/gtp_match.py --size 11 \\
+        --a "target/release/hexarena gtp --time-per-move 1 --no-swap" \\
+        --b "/path/to/mohex --use-logfile=0" --setup-b "param_mohex max_time 1" \\
+        --setup-b "param_mohex num_threads 1" --setup-b "param_game allow_swap 0"
+
+Openings: every cell of the board unless --openings names some
+("a1,b3,..."); --games caps the total. Orientation is GTP's (HexGui's):
+Black, who moves first, joins the top and bottom rows; White joins the
+left and right columns. Prints one line per game and the result with a
+95% Wilson interval for engine A.
+"""
+
+import argparse
+import math
+import shlex
+import subprocess
+import sys
+import time
+
+
+class EngineGone(Exception):
+    """The engine died or stopped answering."""
+
+
+class Engine:
+    def __init__(self, command, setup, name):
+        self.name = name
+        self.command = command
+        self.setup = setup
+        self.proc = None
+
+    def start(self, size):
+        self.proc = subprocess.Popen(
+            shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True,
+        )
+        for line in self.setup:
+            self.send(line)
+        self.send(f"boardsize {size}")
+        self.send("clear_board")
+
+    def send(self, command):
+        try:
+            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError) as e:
+            raise EngineGone(f"{self.name} is gone ({e})")
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if line == "":
+                raise EngineGone(f"{self.name} exited during '{command}'")
+            if line.strip() == "" and lines:
+                break
+            if line.strip():
+                lines.append(line.strip())
+        answer = "\n".join(lines)
+        if answer.startswith("?"):
+            raise RuntimeError(f"{self.name}: '{command}' -> {answer}")
+        return answer.lstrip("=").strip()
+
+    def stop(self):
+        if self.proc is None:
+            return
+        try:
+            self.send("quit")
+        except (EngineGone, RuntimeError):
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.proc = None
+
+
+class Board:
+    """The referee's board: GTP vertices, Black joins rows 1 and N."""
+
+    def __init__(self, size):
+        self.size = size
+        self.cells = {}
+
+    def parse(self, text):
+        text = text.strip().lower()
+        if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+            return None
+        col, row = ord(text[0]) - ord("a"), int(text[1:]) - 1
+        if not (0 <= col < self.size and 0 <= row < self.size):
+            return None
+        return col, row
+
+    def play(self, colour, vertex):
+        cell = self.parse(vertex)
+        if cell is None or cell in self.cells:
+            return False
+        self.cells[cell] = colour
+        return True
+
+    def winner(self):
+        n = self.size
+        for colour, starts, done in (
+            ("b", [(c, 0) for c in range(n)], lambda c: c[1] == n - 1),
+            ("w", [(0, r) for r in range(n)], lambda c: c[0] == n - 1),
+        ):
+            seen = set(c for c in starts if self.cells.get(c) == colour)
+            stack = list(seen)
+            while stack:
+                c = stack.pop()
+                if done(c):
+                    return colour
+                q, r = c
+                for d in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)):
+                    nb = (q + d[0], r + d[1])
+                    if nb not in seen and self.cells.get(nb) == colour:
+                        seen.add(nb)
+                        stack.append(nb)
+        return None
+
+
+def adjudicate(referee_command, size, moves):
+    """The solver's ruling on the position after `moves`: 'b', 'w' or None."""
+    judge = Engine(referee_command, [], "referee")
+    try:
+        judge.start(size)
+        for colour, vertex in moves:
+            judge.send(f"play {colour} {vertex}")
+        ruling = judge.send("hexarena-solve")
+        return ruling if ruling in ("b", "w") else None
+    except (EngineGone, RuntimeError):
+        return None
+    finally:
+        judge.stop()
+
+
+def play_game(size, opening, black, white, referee):
+    """One game; returns (winner 'b'/'w' or None when void, moves, how)."""
+    board = Board(size)
+    engines = {"b": black, "w": white}
+    moves = []
+    for e in engines.values():
+        e.start(size)
+    try:
+        board.play("b", opening)
+        moves.append(("b", opening))
+        for e in engines.values():
+            e.send(f"play b {opening}")
+        colour = "w"
+        while True:
+            mover, other = engines[colour], engines["b" if colour == "w" else "w"]
+            try:
+                vertex = mover.send(f"genmove {colour}").lower()
+            except EngineGone:
+                ruling = adjudicate(referee, size, moves)
+                return ruling, moves, f"{mover.name} died; solver ruled {ruling or 'nothing (void)'}"
+            except RuntimeError as e:
+                return ("w" if colour == "b" else "b"), moves, f"{mover.name} failed: {e}"
+            if vertex == "resign":
+                return ("w" if colour == "b" else "b"), moves, f"{mover.name} resigned"
+            if not board.play(colour, vertex):
+                return ("w" if colour == "b" else "b"), moves, f"{mover.name} played illegal {vertex}"
+            moves.append((colour, vertex))
+            winner = board.winner()
+            if winner:
+                return winner, moves, "connected"
+            try:
+                other.send(f"play {colour} {vertex}")
+            except EngineGone:
+                ruling = adjudicate(referee, size, moves)
+                return ruling, moves, f"{other.name} died; solver ruled {ruling or 'nothing (void)'}"
+            colour = "w" if colour == "b" else "b"
+    finally:
+        for e in engines.values():
+            e.stop()
+
+
+def wilson(wins, n, z=1.96):
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size", type=int, default=11)
+    ap.add_argument("--a", required=True, help="engine A's command line")
+    ap.add_argument("--b", required=True, help="engine B's command line")
+    ap.add_argument("--setup-a", action="append", default=[], help="a GTP command sent to A first (repeatable)")
+    ap.add_argument("--setup-b", action="append", default=[], help="a GTP command sent to B first (repeatable)")
+    ap.add_argument("--openings", help="comma-separated first stones for Black (default: every cell)")
+    ap.add_argument("--games", type=int, help="stop after this many games")
+    ap.add_argument("--referee", default="target/release/hexarena gtp", help="the solver that rules on crashes")
+    args = ap.parse_args()
+    n = args.size
+    if not 1 <= n <= 26:
+        sys.exit(f"--size must be from 1 to 26, not {n}")
+    board = Board(n)
+    if args.openings:
+        openings = [o.strip().lower() for o in args.openings.split(",") if o.strip()]
+        bad = [o for o in openings if board.parse(o) is None]
+        if bad:
+            sys.exit(f"not cells of a {n}x{n} board: {', '.join(bad)}")
+    else:
+        openings = [f"{chr(ord('a') + c)}{r + 1}" for r in range(n) for c in range(n)]
+    a = Engine(args.a, args.setup_a, "A")
+    b = Engine(args.b, args.setup_b, "B")
+    wins = games = void = 0
+    started = time.time()
+    for opening in openings:
+        for a_black in (True, False):
+            if args.games is not None and games + void >= args.games:
+                break
+            black, white = (a, b) if a_black else (b, a)
+            winner, moves, how = play_game(n, opening, black, white, args.referee)
+            if winner is None:
+                void += 1
+                print(f"void: opening {opening}, A as {'Black' if a_black else 'White'}: {how}", flush=True)
+                continue
+            games += 1
+            a_won = (winner == "b") == a_black
+            wins += a_won
+            print(f"game {games}: opening {opening}, A as {'Black' if a_black else 'White'}, "
+                  f"{'A' if a_won else 'B'} won in {len(moves)} moves ({how})", flush=True)
+    low, high = wilson(wins, games)
+    share = 100 * wins / games if games else 0.0
+    print(f"A won {wins} of {games} games ({share:.1f}%, 95% interval {100 * low:.1f}-{100 * high:.1f}%), "
+          f"{void} void, {time.time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
