@@ -5,10 +5,10 @@ Not part of CI (a match takes hours). Each opening (a first stone for
 Black) is played twice, once with each engine as Black, so neither side
 gets the better openings; there is no swap. Every move is checked on the
 referee's own board: an illegal move, a resignation or a silence loses
-the game for the side that made it. An engine that dies mid-game (MoHex
-sometimes crashes in positions its own solver has decided) leaves the
-game to `hexarena gtp`'s solver (`hexarena-solve`): its ruling decides
-the game, and without one the game is void.
+the game for the side that made it. An engine that dies mid-game or
+refuses to move (MoHex does both in positions its own solver has decided)
+leaves the game to `hexarena gtp`'s solver (`hexarena-solve`): its ruling
+decides the game, and without one the game is void.
 
     scripts/gtp_match.py --size 11 \\
         --a "target/release/hexarena gtp --time-per-move 1 --no-swap" \\
@@ -161,11 +161,12 @@ def play_game(size, opening, black, white, referee):
             mover, other = engines[colour], engines["b" if colour == "w" else "w"]
             try:
                 vertex = mover.send(f"genmove {colour}").lower()
-            except EngineGone:
+            except (EngineGone, RuntimeError) as e:
+                # A crash or a refusal to move (MoHex answers "illegal
+                # move" in some positions its solver has decided): the
+                # position is ruled on, not the engine.
                 ruling = adjudicate(referee, size, moves)
-                return ruling, moves, f"{mover.name} died; solver ruled {ruling or 'nothing (void)'}"
-            except RuntimeError as e:
-                return ("w" if colour == "b" else "b"), moves, f"{mover.name} failed: {e}"
+                return ruling, moves, f"{mover.name} stopped ({e}); solver ruled {ruling or 'nothing (void)'}"
             if vertex == "resign":
                 return ("w" if colour == "b" else "b"), moves, f"{mover.name} resigned"
             if not board.play(colour, vertex):
