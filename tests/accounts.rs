@@ -91,6 +91,12 @@ async fn accounts_work(postgres: bool) {
         assert!(session_cookie(&refused).is_none());
     }
 
+    // An oversized name or password is refused at once, and not counted.
+    let huge = log_in(addr, &"A".repeat(5000), PASSWORD).await;
+    assert!(huge.body.contains("Wrong name or password"), "{}", huge.body);
+    let long_password = log_in(addr, "Ada", &"x".repeat(200)).await;
+    assert!(long_password.body.contains("Wrong name or password"), "{}", long_password.body);
+
     // Logging out ends that session only.
     let out = call(addr, "/api/logout", "", Some(&first)).await;
     assert!(out.headers.iter().any(|h| h.starts_with("set-cookie: hexarena_session=;") && h.contains("max-age=0")));

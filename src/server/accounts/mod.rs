@@ -173,6 +173,11 @@ pub async fn log_in(
     name: &str,
     password: &str,
 ) -> Result<Me, AccountError> {
+    // No account has a longer name or password: refused before it costs a
+    // hash or a place in the throttle's table.
+    if name.trim().chars().count() > 24 || password.chars().count() > crate::online::account::MAX_PASSWORD_CHARS {
+        return Err(AccountError::BadLogin);
+    }
     let key = name.trim().to_lowercase();
     throttle.check(&key, address, Instant::now())?;
     let row: Option<(String, String, Option<String>)> =
