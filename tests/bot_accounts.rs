@@ -12,24 +12,9 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use common::ws::Client;
-use common::{call, form, fresh_database, session_cookie, start_server_with_archive};
+use common::{call, form, fresh_database, hexgame_bin, session_cookie, start_server_with_archive};
 use serde_json::Value;
 use tokio::process::Command;
-
-fn hexgame_bin() -> Option<PathBuf> {
-    let path = std::env::var_os("HEXGAME_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/hexgame-venv/bin/hexgame"));
-    if path.exists() {
-        return Some(path);
-    }
-    eprintln!(
-        "\n!!!!!!!! SKIPPED: the hexgame reference client is not installed at {}.\n\
-         !!!!!!!! Run scripts/test.sh (it installs hexgame==0.4.3 from PyPI) or set HEXGAME_BIN.\n",
-        path.display()
-    );
-    None
-}
 
 /// Signs up a person and makes a bot under them; returns the person's
 /// cookie, the bot's id and its token.

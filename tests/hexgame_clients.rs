@@ -9,24 +9,8 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::start_server;
+use common::{hexgame_bin, start_server};
 use tokio::process::Command;
-
-fn hexgame_bin() -> Option<PathBuf> {
-    let path = std::env::var_os("HEXGAME_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/hexgame-venv/bin/hexgame"));
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!(
-            "\n!!!!!!!! SKIPPED: the hexgame reference client is not installed at {}.\n\
-             !!!!!!!! Run scripts/test.sh (it installs hexgame==0.4.3 from PyPI) or set HEXGAME_BIN.\n",
-            path.display()
-        );
-        None
-    }
-}
 
 async fn random_client(bin: &PathBuf, addr: std::net::SocketAddr, size: u8, series: u8, seed: u32) -> String {
     let child = Command::new(bin)

@@ -46,6 +46,17 @@ pub enum SeatKind {
 }
 
 impl SeatKind {
+    /// The kind of a stored player: `players.kind` and whether the row has
+    /// an owner (bots from before accounts, counted by the names they
+    /// declared, have none and stay unverified).
+    pub fn of_stored(kind: &str, owned: bool) -> SeatKind {
+        match (kind, owned) {
+            ("human", _) => SeatKind::Person,
+            ("bot", true) => SeatKind::Bot,
+            _ => SeatKind::UnverifiedBot,
+        }
+    }
+
     /// The kind of a seat from what its player proved.
     pub fn of(account: Option<AccountKind>, declared_model: bool) -> SeatKind {
         match (account, declared_model) {
@@ -80,6 +91,17 @@ impl SeatKind {
             SeatKind::Guest | SeatKind::UnverifiedBot => format!("{name} · {}", self.mark().unwrap_or_default()),
             SeatKind::Person | SeatKind::Bot => name,
         }
+    }
+}
+
+/// A seat's label from the name it gave and the model a bot declared:
+/// `name (model)`, either alone, or nothing.
+pub fn seat_label(name: Option<&str>, model: Option<&str>) -> Option<String> {
+    match (name, model) {
+        (Some(n), Some(m)) => Some(format!("{n} ({m})")),
+        (Some(n), None) => Some(n.to_string()),
+        (None, Some(m)) => Some(m.to_string()),
+        (None, None) => None,
     }
 }
 
@@ -138,5 +160,10 @@ mod tests {
         assert_eq!(SeatKind::Guest.decorate("Ann".into()), "Ann · guest");
         assert_eq!(SeatKind::UnverifiedBot.decorate("mcts".into()), "mcts · unverified bot");
         assert_eq!(SeatKind::Bot.decorate("Hexy".into()), "Hexy");
+        assert_eq!(SeatKind::of_stored("human", false), SeatKind::Person);
+        assert_eq!(SeatKind::of_stored("bot", true), SeatKind::Bot);
+        assert_eq!(SeatKind::of_stored("bot", false), SeatKind::UnverifiedBot);
+        assert_eq!(seat_label(Some("ann"), Some("mcts")).as_deref(), Some("ann (mcts)"));
+        assert_eq!(seat_label(None, None), None);
     }
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::account::SeatKind;
+use super::account::{SeatKind, seat_label};
 use super::game_end::GameEnd;
 use super::player::PlayerId;
 use super::slot_patch::SlotPatch;
@@ -146,12 +146,8 @@ impl SeatView {
     /// is marked as a guest's or an unverified bot's, so it can never pass
     /// for an account.
     pub fn label(&self, seat: PlayerId) -> String {
-        let base = match (&self.name, &self.model) {
-            (Some(name), Some(model)) => format!("{name} ({model})"),
-            (Some(name), None) => name.clone(),
-            (None, Some(model)) => model.clone(),
-            (None, None) => format!("Anonymous {}", seat.color().name()),
-        };
+        let base = seat_label(self.name.as_deref(), self.model.as_deref())
+            .unwrap_or_else(|| format!("Anonymous {}", seat.color().name()));
         self.kind.decorate(base)
     }
 }

@@ -227,3 +227,21 @@ pub async fn get_with_cookie(addr: std::net::SocketAddr, path: &str, cookie: &st
     exchange(addr, format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nCookie: {cookie}\r\n\r\n"))
         .await
 }
+
+/// The hexgame reference client (`hexgame` 0.4.3 from PyPI, which
+/// scripts/test.sh installs in target/hexgame-venv, or `HEXGAME_BIN`);
+/// `None`, after a loud message, when it is not installed.
+pub fn hexgame_bin() -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("HEXGAME_BIN").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/hexgame-venv/bin/hexgame")
+    });
+    if path.exists() {
+        return Some(path);
+    }
+    eprintln!(
+        "\n!!!!!!!! SKIPPED: the hexgame reference client is not installed at {}.\n\
+         !!!!!!!! Run scripts/test.sh (it installs hexgame==0.4.3 from PyPI) or set HEXGAME_BIN.\n",
+        path.display()
+    );
+    None
+}

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 
 use super::queries::archive_statistics;
-use crate::online::account::SeatKind;
+use crate::online::account::{SeatKind, seat_label};
 use crate::online::records::{DayCount, LeaderboardRow, Statistics};
 
 /// The statistics page.
@@ -163,12 +163,9 @@ fn StatisticsView(s: Statistics) -> impl IntoView {
             <h2>"Latest series"</h2>
             <ul class="recent" data-testid="recent-matches">
                 {s.recent_matches.iter().map(|m| {
-                    let name = |user: &Option<String>, model: &Option<String>, kind: SeatKind| kind.decorate(match (user, model) {
-                        (Some(u), Some(m)) => format!("{u} ({m})"),
-                        (Some(u), None) => u.clone(),
-                        (None, Some(m)) => m.clone(),
-                        (None, None) => "Anonymous".into(),
-                    });
+                    let name = |user: &Option<String>, model: &Option<String>, kind: SeatKind| {
+                        kind.decorate(seat_label(user.as_deref(), model.as_deref()).unwrap_or_else(|| "Anonymous".into()))
+                    };
                     let red = name(&m.player_1_username, &m.player_1_model, m.player_1_kind);
                     let blue = name(&m.player_2_username, &m.player_2_model, m.player_2_kind);
                     let winner = if m.winner < 0 { &red } else { &blue };

@@ -9,6 +9,7 @@ use leptos_meta::Title;
 
 use super::live_socket::{LiveSocket, SocketSlot};
 use super::lobby::live_tables;
+use crate::online::account::seat_label;
 use crate::online::view::OverviewUpdate;
 use crate::online::{PlayerId, SlotSnapshot, SlotState};
 
@@ -91,12 +92,10 @@ fn TableCard(s: SlotSnapshot) -> impl IntoView {
     let name = |p: PlayerId| {
         let user = s.player_usernames.get(p.key());
         let model = s.player_models.get(p.key());
-        let base = match (user, model) {
-            (Some(u), Some(m)) => format!("{u} ({m})"),
-            (Some(u), None) => u.clone(),
-            (None, Some(m)) => m.clone(),
-            (None, None) if s.players.contains(&p) => format!("Anonymous {}", p.color().name()),
-            (None, None) => return "waiting…".to_string(),
+        let base = match seat_label(user.map(String::as_str), model.map(String::as_str)) {
+            Some(label) => label,
+            None if s.players.contains(&p) => format!("Anonymous {}", p.color().name()),
+            None => return "waiting…".to_string(),
         };
         s.player_kinds.get(p.key()).map_or(base.clone(), |k| k.decorate(base))
     };

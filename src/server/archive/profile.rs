@@ -34,11 +34,7 @@ pub async fn profile(pool: &AnyPool, name: &str) -> Result<Option<Profile>, sqlx
     let Some(PlayerRow { id, display_name: name, kind, owner, description, created_at_ms }) = row else {
         return Ok(None);
     };
-    let kind = match (kind.as_str(), &owner) {
-        ("human", _) => SeatKind::Person,
-        ("bot", Some(_)) => SeatKind::Bot,
-        _ => SeatKind::UnverifiedBot,
-    };
+    let kind = SeatKind::of_stored(&kind, owner.is_some());
     let ratings: Vec<(String, f64, f64, i64)> =
         sqlx::query_as("SELECT class, rating, deviation, CAST(games AS BIGINT) FROM ratings WHERE player_id = $1")
             .bind(id.clone())

@@ -9,7 +9,7 @@ use sqlx::any::AnyRow;
 
 use crate::engine::Color;
 use crate::online::GameEnd;
-use crate::online::account::SeatKind;
+use crate::online::account::{SeatKind, seat_label};
 use crate::online::records::{
     DayCount, GamePage, GameRecord, GameSummary, LeaderboardRow, RecentMatch, Statistics, day_of, iso_time,
 };
@@ -83,12 +83,7 @@ pub async fn statistics(pool: &AnyPool, now_ms: i64) -> Result<Statistics, sqlx:
     .map(|r| {
         let kind: String = r.try_get("kind")?;
         let owner: Option<String> = r.try_get("owner_id")?;
-        let seat = match (kind.as_str(), owner) {
-            ("human", _) => SeatKind::Person,
-            ("bot", Some(_)) => SeatKind::Bot,
-            // Bots once counted by the names they declared.
-            _ => SeatKind::UnverifiedBot,
-        };
+        let seat = SeatKind::of_stored(&kind, owner.is_some());
         Ok((
             r.try_get::<String, _>("id")?,
             Known {
@@ -219,12 +214,7 @@ fn side_name(row: &AnyRow, side: &str) -> Result<Option<String>, sqlx::Error> {
     }
     let (username, model) = (text(row, &format!("{side}_username"))?, text(row, &format!("{side}_model"))?);
     let kind = SeatKind::of(None, model.is_some());
-    Ok(match (username, model) {
-        (Some(u), Some(m)) => Some(kind.decorate(format!("{u} ({m})"))),
-        (Some(u), None) => Some(kind.decorate(u)),
-        (None, Some(m)) => Some(kind.decorate(m)),
-        (None, None) => None,
-    })
+    Ok(seat_label(username.as_deref(), model.as_deref()).map(|label| kind.decorate(label)))
 }
 
 pub(super) fn summary(row: &AnyRow) -> Result<GameSummary, sqlx::Error> {
