@@ -8,6 +8,10 @@
 //!     [--think-ms 0] [--size 11] [--idle 1000 --server-pid PID]
 //! ```
 //!
+//! `--server` may list several instances of one cluster, comma-separated:
+//! bots take them in turn, so about half of the games pair players on
+//! different instances.
+//!
 //! `--subscribers` adds that many `/ws/slots` and as many `/ws/overview`
 //! readers. `--idle` opens that many extra connections that sit in started
 //! games without moving, and with `--server-pid` prints the server's memory
@@ -46,7 +50,9 @@ use tokio_tungstenite::tungstenite::Message;
 const READ_BUFFER: usize = 4096;
 
 struct Args {
-    server: String,
+    /// Every instance's address; the first takes the subscribers and the
+    /// idle connections.
+    servers: Vec<String>,
     games: usize,
     seconds: u64,
     subscribers: usize,
@@ -58,7 +64,7 @@ struct Args {
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
-        server: "ws://127.0.0.1:3000".into(),
+        servers: vec!["ws://127.0.0.1:3000".into()],
         games: 100,
         seconds: 20,
         subscribers: 0,
@@ -72,7 +78,7 @@ fn parse_args() -> Result<Args, String> {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
         let num = |v: String| v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a whole number"));
         match flag.as_str() {
-            "--server" => a.server = value()?,
+            "--server" => a.servers = value()?.split(',').map(|s| s.trim().to_string()).collect(),
             "--games" => a.games = num(value()?)? as usize,
             "--seconds" => a.seconds = num(value()?)?,
             "--subscribers" => a.subscribers = num(value()?)? as usize,
@@ -114,7 +120,8 @@ async fn bot(
     totals: Arc<Totals>,
     rtts: Arc<Mutex<Vec<u32>>>,
 ) -> Result<(), String> {
-    let url = format!("{}/ws/matchmake?board_size={}&series_length=1&model_name=load", args.server, args.size);
+    let server = &args.servers[seed as usize % args.servers.len()];
+    let url = format!("{server}/ws/matchmake?board_size={}&series_length=1&model_name=load", args.size);
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let n = args.size as usize;
     let mut local = Vec::new();
@@ -213,7 +220,7 @@ async fn idle_connections(
     args: &Args,
     count: usize,
 ) -> Vec<tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>> {
-    let url = format!("{}/ws/matchmake?board_size=7&series_length=15&model_name=idle", args.server);
+    let url = format!("{}/ws/matchmake?board_size=7&series_length=15&model_name=idle", args.servers[0]);
     let mut all = Vec::with_capacity(count);
     for _ in 0..count {
         match connect_async(&url).await {
@@ -277,7 +284,7 @@ async fn main() -> std::process::ExitCode {
     let mut subs = Vec::new();
     for _ in 0..args.subscribers {
         for (path, bytes) in feeds.iter().zip(&sub_bytes) {
-            subs.push(tokio::spawn(subscriber(args.server.clone(), path, stop.clone(), bytes.clone())));
+            subs.push(tokio::spawn(subscriber(args.servers[0].clone(), path, stop.clone(), bytes.clone())));
         }
     }
     let mut bots = Vec::new();
@@ -307,8 +314,16 @@ async fn main() -> std::process::ExitCode {
     let mut samples = std::mem::take(&mut *rtts.lock().await);
     samples.sort_unstable();
     println!(
-        "{} concurrent {}×{} games, think {} ms (mean), {} /ws/slots + {} /ws/overview subscribers, {:.0} s:",
-        args.games, args.size, args.size, args.think_ms, args.subscribers, args.subscribers, elapsed
+        "{} concurrent {}×{} games on {} instance(s), think {} ms (mean), {} /ws/slots + {} /ws/overview \
+         subscribers, {:.0} s:",
+        args.games,
+        args.size,
+        args.size,
+        args.servers.len(),
+        args.think_ms,
+        args.subscribers,
+        args.subscribers,
+        elapsed
     );
     println!(
         "  {:.1} games/s, {:.0} moves/s, move round trip p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms ({} samples, {} rejected)",

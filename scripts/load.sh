@@ -11,11 +11,13 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seconds=15
 compare=0
+cluster=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --compare-hexgame) compare=1 ;;
+    --cluster) cluster=1 ;;
     --seconds) seconds="$2"; shift ;;
-    *) echo "usage: scripts/load.sh [--compare-hexgame] [--seconds N]" >&2; exit 2 ;;
+    *) echo "usage: scripts/load.sh [--compare-hexgame | --cluster] [--seconds N]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -24,6 +26,7 @@ cargo build --release --features ssr --bin hexarena --example load
 load=target/release/examples/load
 port=3391
 work="$(mktemp -d)"
+server=""
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 
 wait_up() {
@@ -34,6 +37,41 @@ wait_up() {
   echo "server on port $1 did not start" >&2
   exit 1
 }
+
+# The limits lifted for every load run (see below).
+limits=(HEXARENA_MAX_TABLES=100000 HEXARENA_RECONNECT_SECS=1 HEXARENA_MAX_CONNECTIONS_PER_ADDRESS=0
+  HEXARENA_WAITING_TABLES_PER_ADDRESS=0 HEXARENA_FRAMES_PER_SEC=0 HEXARENA_MOVES_PER_SEC=0 HEXARENA_LOG=json)
+
+if [ "$cluster" = 1 ]; then
+  db="hexarena_load_$$"
+  prefix="hexarena-load-$$"
+  psql -q -h 127.0.0.1 -U postgres -d postgres -c "CREATE DATABASE $db"
+  database="postgres://postgres@127.0.0.1:5432/$db"
+  trap 'kill $server 2>/dev/null || true; sleep 1; psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS $db";
+    redis-cli --scan --pattern "$prefix:*" | xargs -r redis-cli del >/dev/null; rm -rf "$work"' EXIT
+  start_instance() { # port, then extra settings
+    local p="$1"; shift
+    (cd "$work" && env LEPTOS_SITE_ADDR="127.0.0.1:$p" LEPTOS_SITE_ROOT="$root/target/site" DATABASE_URL="$database" \
+      "${limits[@]}" "$@" "$root/target/release/hexarena" 2>>"$work/server-$p.log") &
+    server="$server $!"
+    wait_up "$p"
+  }
+  runs() { # the instances' URLs, comma-separated
+    for games in 10 100 1000; do
+      "$load" --server "$1" --games "$games" --seconds "$seconds"
+      sleep 2
+    done
+  }
+  echo "== one instance (release), PostgreSQL journal and archive, no Redis"
+  start_instance $port
+  runs "ws://127.0.0.1:$port"
+  kill $server; wait $server 2>/dev/null || true; server=""
+  echo "== two instances (release) sharing PostgreSQL and Redis; bots alternate between them"
+  start_instance $port HEXARENA_REDIS_URL=redis://127.0.0.1:6379/0 HEXARENA_REDIS_PREFIX="$prefix"
+  start_instance $((port + 2)) HEXARENA_REDIS_URL=redis://127.0.0.1:6379/0 HEXARENA_REDIS_PREFIX="$prefix"
+  runs "ws://127.0.0.1:$port,ws://127.0.0.1:$((port + 2))"
+  exit 0
+fi
 
 echo "== hexarena (release), 2 cores shared by server and load tool"
 # Every load bot connects from this one address, and the flat-out runs play

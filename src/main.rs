@@ -60,6 +60,36 @@ async fn serve() -> std::process::ExitCode {
         options.hash_files = hexarena::server::assets::SiteAssets::load(&options).hashed_bundles;
     }
     let database_url = std::env::var("DATABASE_URL").ok().filter(|u| !u.trim().is_empty());
+    let journal_place = hexarena::server::journal::JournalPlace::choose(
+        std::env::var("HEXARENA_JOURNAL").ok().as_deref(),
+        database_url.as_deref().unwrap_or(hexarena::server::database::DEFAULT_URL),
+    );
+    // A cluster is checked before anything is opened: its storage must be
+    // one every instance reaches.
+    let cluster_settings = match hexarena::server::cluster::Settings::from_env() {
+        Ok(settings) => settings,
+        Err(e) => {
+            eprintln!("hexarena: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let cluster = match &cluster_settings {
+        None => None,
+        Some(settings) => {
+            let url = database_url.as_deref().unwrap_or(hexarena::server::database::DEFAULT_URL);
+            if let Err(e) = settings.check_storage(url, &journal_place) {
+                eprintln!("hexarena: {e}");
+                return ExitCode::FAILURE;
+            }
+            match hexarena::server::cluster::Cluster::join(settings).await {
+                Ok(cluster) => Some(cluster),
+                Err(e) => {
+                    eprintln!("hexarena: cannot join the cluster at {}: {e}", settings.url);
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    };
     let migrate = !matches!(std::env::var("HEXARENA_SKIP_MIGRATIONS").as_deref(), Ok("1" | "true" | "yes"));
     let database = match hexarena::server::database::open(database_url.as_deref(), migrate).await {
         Ok(pool) => pool,
@@ -98,10 +128,6 @@ async fn serve() -> std::process::ExitCode {
         }
     };
     println!("hexarena listening on http://{addr}");
-    let journal_place = hexarena::server::journal::JournalPlace::choose(
-        std::env::var("HEXARENA_JOURNAL").ok().as_deref(),
-        database_url.as_deref().unwrap_or(hexarena::server::database::DEFAULT_URL),
-    );
     let persistence = match hexarena::server::hub::Persistence::open(database, &journal_place).await {
         Ok(p) => p,
         Err(e) => {
@@ -126,7 +152,22 @@ async fn serve() -> std::process::ExitCode {
         println!("hexarena: reopening {} games that were in play", persistence.restored.len());
     }
     let header_read = hub_config.header_read;
-    let hub = hexarena::server::hub::Hub::start_with(hub_config, Some(persistence), first_table);
+    let hub = match cluster {
+        None => hexarena::server::hub::Hub::start_with(hub_config, Some(persistence), first_table),
+        Some(joined) => {
+            let (instance, prefix) = (joined.instance(), joined.keys().prefix().to_string());
+            match hexarena::server::hub::Hub::start_clustered(hub_config, persistence, first_table, joined).await {
+                Ok(hub) => {
+                    println!("hexarena: instance {instance} of the cluster '{prefix}'");
+                    hub
+                }
+                Err(e) => {
+                    eprintln!("hexarena: cannot start as an instance of the cluster: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    };
     let app = hexarena::server::router::router(options, hub.clone());
     // On SIGTERM: stop accepting, tell everyone the server is restarting
     // (which closes their sockets, so the server can finish), then let the

@@ -11,7 +11,8 @@ pub const MAX_MESSAGE_CHARS: usize = 4096;
 pub const MAX_CHAT_CHARS: usize = 500;
 
 /// Which protocol a connection speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Dialect {
     /// hexgame protocol v1, message for message.
     V1,

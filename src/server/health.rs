@@ -1,7 +1,8 @@
 //! `GET /health`: for load balancers and monitors. It answers 200 with
 //! `{"status":"ok"}` while the server can keep games, and 503 with
-//! `"failing"` when its database or its journal of games in play does not
-//! work (a server keeping nothing reports only its status).
+//! `"failing"` when its database, its journal of games in play or (in a
+//! cluster) its heartbeat in Redis does not work (a server keeping nothing
+//! reports only its status).
 
 use std::time::Duration;
 
@@ -32,6 +33,9 @@ pub struct Health {
     pub database: Option<Check>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub journal: Option<Check>,
+    /// The shared Redis back end, for an instance of a cluster.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redis: Option<Check>,
 }
 
 /// Checks the database (a ping) and the journal (its last write).
@@ -45,8 +49,15 @@ pub async fn health(State(hub): State<Hub>) -> Response {
         None => None,
     };
     let journal = hub.journal().map(|j| if j.health().is_ok() { Check::Ok } else { Check::Failing });
-    let failing = database == Some(Check::Failing) || journal == Some(Check::Failing);
+    let redis = match hub.cluster() {
+        Some(cluster) => {
+            let answered = tokio::time::timeout(DATABASE_TIMEOUT, cluster.is_alive(cluster.instance())).await;
+            Some(if matches!(answered, Ok(Ok(true))) { Check::Ok } else { Check::Failing })
+        }
+        None => None,
+    };
+    let failing = [database, journal, redis].contains(&Some(Check::Failing));
     let status = if failing { Check::Failing } else { Check::Ok };
     let code = if failing { StatusCode::SERVICE_UNAVAILABLE } else { StatusCode::OK };
-    (code, Json(Health { status, database, journal })).into_response()
+    (code, Json(Health { status, database, journal, redis })).into_response()
 }

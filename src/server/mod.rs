@@ -7,6 +7,7 @@ pub mod assets;
 pub mod batch;
 pub mod browser_play;
 pub mod client_address;
+pub mod cluster;
 pub mod database;
 pub mod health;
 pub mod hub;

@@ -29,7 +29,7 @@ pub async fn create_room(
         Err(refusal) => return Ok(Answer::Refused(refusal.message)),
     };
     let address = crate::server::client_address::ClientAddress::of_server_fn();
-    let table = hub.open_room(options, address).map_err(|e| {
+    let table = hub.open_room(options, address).await.map_err(|e| {
         use crate::server::hub::JoinError;
         match e {
             JoinError::TooManyRooms(_) => AppError::too_many(e.refusal().message, 60),
@@ -48,7 +48,7 @@ pub async fn create_room(
 pub async fn join_room(code: String, name: Option<String>) -> Result<Answer<()>, AppError> {
     use crate::server::hub::JoinError;
     let hub = AppError::hub()?;
-    let id = match hub.find_room(&code, crate::server::client_address::ClientAddress::of_server_fn()) {
+    let id = match hub.find_room(&code, crate::server::client_address::ClientAddress::of_server_fn()).await {
         Ok(id) => id,
         Err(JoinError::NoSuchRoom) => {
             let code = code.trim();

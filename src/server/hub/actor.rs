@@ -282,7 +282,7 @@ async fn serve(hub: Hub, handle: Arc<TableHandle>, mut table: Box<Table>, mut co
             hub.mark_changed(table.id);
         }
     }
-    hub.forget(table.id, table.room_code.as_deref());
+    hub.forget(table.id, table.room_code.as_deref(), table.options);
 }
 
 /// The table's replay while the judge is on: every action, as applied

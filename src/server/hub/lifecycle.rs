@@ -15,6 +15,9 @@ impl Hub {
         for handle in self.all_tables() {
             handle.send_surely(Command::Shutdown);
         }
+        if let Some(cluster) = &self.0.cluster {
+            cluster.drop_all_routes();
+        }
     }
 
     /// Whether the server is stopping.
@@ -47,6 +50,11 @@ impl Hub {
             }
             if let Some(archive) = &self.0.archive {
                 archive.drained().await;
+            }
+            // The journal has everything: another instance may take over
+            // this one's tables at once rather than when its heartbeat expires.
+            if let Some(cluster) = &self.0.cluster {
+                cluster.leave().await;
             }
         })
         .await

@@ -4,16 +4,19 @@
 
 pub mod actor;
 pub mod admission;
+mod clustered;
 pub mod config;
 pub mod conn;
 mod delivery;
 pub mod lifecycle;
+pub mod link;
 pub mod liveness;
 pub mod overview;
 pub mod rate;
 pub mod rematch;
 pub mod room_code;
 mod seating;
+mod shared_seating;
 pub mod socket;
 pub mod table;
 pub mod throttle;
@@ -34,7 +37,9 @@ use crate::online::{SlotSnapshot, TableOptions, TableView};
 use crate::server::archive::{Archive, FinishedGame};
 use crate::server::journal::{Journal, JournalPlace, Restored};
 
+pub use self::link::TableLink;
 pub use self::seating::JoinError;
+use crate::server::cluster::Cluster;
 
 /// A running table as the hub sees it.
 pub struct TableHandle {
@@ -117,6 +122,8 @@ struct HubInner {
     metrics: crate::server::metrics::Metrics,
     /// Set once the server is stopping.
     closing: tokio::sync::watch::Sender<bool>,
+    /// The other instances, when live play is shared through Redis.
+    cluster: Option<Cluster>,
 }
 
 /// What one client address may do per minute.
@@ -163,6 +170,19 @@ impl Hub {
     /// reopening the tables the journal held; new tables are numbered from
     /// `first_table` or after any table reopened.
     pub fn start_with(config: HubConfig, persistence: Option<Persistence>, first_table: u64) -> Hub {
+        let (hub, restored) = Hub::build(config, persistence, first_table, None);
+        for saved in restored {
+            hub.reopen(saved);
+        }
+        hub
+    }
+
+    pub(super) fn build(
+        config: HubConfig,
+        persistence: Option<Persistence>,
+        first_table: u64,
+        cluster: Option<Cluster>,
+    ) -> (Hub, Vec<Restored>) {
         let (changes, changed) = mpsc::unbounded_channel();
         let (overview, bases) = overview::Feeds::new();
         let (archive, journal, restored) = match persistence {
@@ -188,7 +208,7 @@ impl Hub {
             journal,
             wall_at_epoch: crate::server::archive::wall_ms(),
             next_table: AtomicU64::new(first_table.max(1)),
-            next_conn: AtomicU64::new(1),
+            next_conn: AtomicU64::new(cluster.as_ref().map_or(1, Cluster::first_conn_id)),
             tables: RwLock::new(HashMap::new()),
             rooms: Mutex::new(HashMap::new()),
             room_creators: Mutex::new(HashMap::new()),
@@ -202,16 +222,19 @@ impl Hub {
             overview,
             metrics: Default::default(),
             closing: tokio::sync::watch::Sender::new(false),
+            cluster,
         }));
         tokio::spawn(overview::run(hub.clone(), changed, bases));
-        for saved in restored {
-            hub.reopen(saved);
-        }
-        hub
+        (hub, restored)
+    }
+
+    /// The cluster this hub is an instance of, if live play is shared.
+    pub fn cluster(&self) -> Option<&Cluster> {
+        self.0.cluster.as_ref()
     }
 
     /// Runs a table read back from the journal.
-    fn reopen(&self, saved: Restored) {
+    pub(super) fn reopen(&self, saved: Restored) {
         let table = Table::restore(saved, self.0.config.reconnect.as_millis() as u64, self.now_ms());
         let (tx, rx) = mpsc::channel(TABLE_QUEUE);
         let handle = Arc::new(TableHandle {
@@ -348,9 +371,12 @@ impl Hub {
         answer.await.ok().flatten()
     }
 
-    /// The browser view of table `id`.
+    /// The browser view of table `id` (asked of its owner when another
+    /// instance runs it).
     pub async fn view(&self, id: u64) -> Option<TableView> {
-        let handle = self.table(id)?;
+        let Some(handle) = self.table(id) else {
+            return self.remote_view(id).await;
+        };
         let (reply, answer) = oneshot::channel();
         if !handle.send(Command::View { reply }) {
             return None;
@@ -373,8 +399,19 @@ impl Hub {
                 out.push(s);
             }
         }
+        if let Some(cluster) = &self.0.cluster {
+            match cluster.listed_slots().await {
+                Ok(listed) => out.extend(listed.into_iter().filter(|s| self.table(s.slot_id).is_none())),
+                Err(e) => tracing::warn!(error = %e, "other instances' tables could not be listed"),
+            }
+        }
         out.sort_by_key(|s| s.slot_id);
         out
+    }
+
+    /// The ids of the tables this instance runs.
+    pub fn local_table_ids(&self) -> Vec<u64> {
+        self.0.tables.read().map(|t| t.keys().copied().collect()).unwrap_or_default()
     }
 
     pub(crate) fn mark_changed(&self, id: u64) {
@@ -382,7 +419,15 @@ impl Hub {
     }
 
     /// Removes a closed table from every index.
-    pub(crate) fn forget(&self, id: u64, room_code: Option<&str>) {
+    pub(crate) fn forget(&self, id: u64, room_code: Option<&str>, options: TableOptions) {
+        if let Some(cluster) = self.0.cluster.clone() {
+            let room = room_code.map(str::to_string);
+            tokio::spawn(async move {
+                if let Err(e) = cluster.forget_table(id, room.as_deref(), options).await {
+                    tracing::warn!(table = id, error = %e, "a closed table's traces stay in Redis until they expire");
+                }
+            });
+        }
         if let Ok(mut tables) = self.0.tables.write() {
             tables.remove(&id);
         }

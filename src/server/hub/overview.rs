@@ -97,7 +97,9 @@ pub async fn run(hub: Hub, mut changed: mpsc::UnboundedReceiver<u64>, mut bases:
         // building it more often would only be thrown away.
         let slots_due = hub.feeds().slots.receiver_count() > 0
             && last_list.is_none_or(|t: tokio::time::Instant| t.elapsed() >= list_every);
-        if !stale.is_empty() && hub.feeds().has_subscribers() {
+        // In a cluster the other instances' lists need this one's changes
+        // whether or not anyone here subscribes.
+        if !stale.is_empty() && (hub.feeds().has_subscribers() || hub.cluster().is_some()) {
             // Many busy tables: read them less often rather than let
             // dashboards take the CPU the games need.
             wait = wait.max(READ_COST * u32::try_from(stale.len()).unwrap_or(u32::MAX));
@@ -126,6 +128,8 @@ pub async fn run(hub: Hub, mut changed: mpsc::UnboundedReceiver<u64>, mut bases:
 async fn read_changes(hub: &Hub, stale: BTreeSet<u64>, seen: &mut BTreeMap<u64, Seen>, seq: u64) -> Utf8Bytes {
     let mut answers = Vec::new();
     let mut removed = Vec::new();
+    // Another instance's table, as its owner last announced it.
+    let mut remote = Vec::new();
     for id in stale {
         match hub.table(id) {
             Some(handle) => {
@@ -135,14 +139,34 @@ async fn read_changes(hub: &Hub, stale: BTreeSet<u64>, seen: &mut BTreeMap<u64, 
                     answers.push((id, answer));
                 }
             }
-            None => removed.push(id),
+            // (A closed table of ours was announced gone as it closed.)
+            None => match hub.cluster().and_then(|c| c.remote_slot(id)) {
+                Some(snapshot) => remote.push((id, snapshot)),
+                None => removed.push(id),
+            },
         }
     }
     let mut opened = Vec::new();
     let mut patches = Vec::new();
+    let mut read = Vec::new();
+    let mut news = Vec::new();
     for (id, answer) in answers {
-        match answer.await {
-            Ok(Some(snapshot)) => {
+        let snapshot = answer.await.ok().flatten();
+        if hub.cluster().is_some() {
+            news.push((id, snapshot.as_ref().map(|s| serde_json::to_string(s).unwrap_or_default())));
+        }
+        read.push((id, snapshot));
+    }
+    // The other instances of a cluster hear of this one's changed tables.
+    if let Some(cluster) = hub.cluster()
+        && let Err(e) = cluster.announce_slots(&news).await
+    {
+        tracing::warn!(error = %e, "other instances could not be told of changed tables");
+    }
+    let remote = remote.into_iter().map(|(id, s)| (id, Some(s)));
+    for (id, snapshot) in read.into_iter().chain(remote) {
+        match snapshot {
+            Some(snapshot) => {
                 let json = serde_json::to_string(&snapshot).unwrap_or_default();
                 let split = Split::of(snapshot);
                 match seen.get(&id) {
@@ -151,7 +175,7 @@ async fn read_changes(hub: &Hub, stale: BTreeSet<u64>, seen: &mut BTreeMap<u64, 
                 }
                 seen.insert(id, Seen { split, json });
             }
-            Ok(None) | Err(_) => removed.push(id),
+            None => removed.push(id),
         }
     }
     // A table the feeds never saw needs no removal.

@@ -74,16 +74,24 @@ pub struct Opened {
 
 impl Hub {
     /// Opens a table with `options` and seats `seats` there, away until
-    /// they come back with their tokens.
-    pub async fn open_rematch(&self, options: TableOptions, seats: ByColor<Arrival>) -> Result<Opened, JoinError> {
-        let handle = self.open_table(options, false)?;
-        let tokens = ByColor { red: self.new_token(), blue: self.new_token() };
-        let (reply, done) = oneshot::channel();
-        let prepared =
-            Box::new(ByColor { red: (seats.red, tokens.red.clone()), blue: (seats.blue, tokens.blue.clone()) });
-        handle.commands.send(Command::Prepare { seats: prepared, reply }).await.map_err(|_| JoinError::NoSlot)?;
-        done.await.map_err(|_| JoinError::NoSlot)?;
-        Ok(Opened { id: handle.id, tokens })
+    /// they come back with their tokens. Boxed as `Send`: a table's task
+    /// awaits this, and it starts a table's task, a cycle the compiler
+    /// cannot see through on its own.
+    pub fn open_rematch(
+        &self,
+        options: TableOptions,
+        seats: ByColor<Arrival>,
+    ) -> std::pin::Pin<Box<dyn Future<Output = Result<Opened, JoinError>> + Send + '_>> {
+        Box::pin(async move {
+            let handle = self.open_table(options, false).await?;
+            let tokens = ByColor { red: self.new_token(), blue: self.new_token() };
+            let (reply, done) = oneshot::channel();
+            let prepared =
+                Box::new(ByColor { red: (seats.red, tokens.red.clone()), blue: (seats.blue, tokens.blue.clone()) });
+            handle.commands.send(Command::Prepare { seats: prepared, reply }).await.map_err(|_| JoinError::NoSlot)?;
+            done.await.map_err(|_| JoinError::NoSlot)?;
+            Ok(Opened { id: handle.id, tokens })
+        })
     }
 }
 

@@ -10,7 +10,7 @@ use super::actor::{self, Command};
 use super::conn::Conn;
 use super::table::{Arrival, SeatError, Table};
 use super::throttle::RetryAfter;
-use super::{Hub, TableHandle, room_code};
+use super::{Hub, TableHandle, TableLink, room_code};
 use crate::online::{ErrorCode, PlayerId, Refusal, SlotSnapshot, SlotState, TableOptions};
 use crate::server::client_address::ClientAddress;
 
@@ -34,6 +34,8 @@ pub enum JoinError {
     TooManyTables(u32),
     /// Matchmaking keeps this many kinds of game waiting already.
     TooManyPools,
+    /// The instances of a cluster could not reach each other (Redis).
+    Unreachable,
     Seat(SeatError),
 }
 
@@ -52,6 +54,7 @@ impl JoinError {
             JoinError::RoomsTooFast(_) => ErrorCode::TooManyRequests,
             JoinError::TooManyTables(_) => ErrorCode::TooManyTables,
             JoinError::TooManyPools => ErrorCode::TooManyPools,
+            JoinError::Unreachable => ErrorCode::Unavailable,
             JoinError::Seat(e) => e.code(),
         }
     }
@@ -76,6 +79,10 @@ impl JoinError {
                 ErrorCode::TooManyTables,
                 format!("You have {n} games waiting for an opponent already: play one first"),
             ),
+            JoinError::Unreachable => Refusal::new(
+                ErrorCode::Unavailable,
+                "The game servers could not reach each other just now: try again in a moment",
+            ),
             other => other.code().into(),
         }
     }
@@ -85,7 +92,11 @@ impl Hub {
     /// Opens a private room for the person at `address`, unless that
     /// address has `HEXARENA_ROOMS_PER_ADDRESS` rooms open already or has
     /// created `HEXARENA_ROOMS_PER_MINUTE` this minute.
-    pub fn open_room(&self, options: TableOptions, address: ClientAddress) -> Result<Arc<TableHandle>, JoinError> {
+    pub async fn open_room(
+        &self,
+        options: TableOptions,
+        address: ClientAddress,
+    ) -> Result<Arc<TableHandle>, JoinError> {
         let limit = self.0.config.rooms_per_address;
         self.0.quotas.rooms.take(address.0, std::time::Instant::now()).map_err(JoinError::RoomsTooFast)?;
         let ip = address.0.filter(|_| limit > 0);
@@ -95,33 +106,31 @@ impl Hub {
                 return Err(JoinError::TooManyRooms(limit));
             }
         }
-        let handle = self.open_table(options, true)?;
+        let handle = self.open_table(options, true).await?;
         if let (Some(ip), Ok(mut creators)) = (ip, self.0.room_creators.lock()) {
             creators.insert(handle.id, ip);
         }
         Ok(handle)
     }
 
-    /// Opens a new table; with `room`, it gets a private code.
-    pub fn open_table(&self, options: TableOptions, room: bool) -> Result<Arc<TableHandle>, JoinError> {
+    /// Opens a new table; with `room`, it gets a private code. In a
+    /// cluster its number and code are unique across every instance, and
+    /// this instance owns it.
+    pub async fn open_table(&self, options: TableOptions, room: bool) -> Result<Arc<TableHandle>, JoinError> {
+        if self.table_count() >= self.0.config.max_tables {
+            return Err(JoinError::NoSlot);
+        }
+        let (id, room_code) = match &self.0.cluster {
+            Some(cluster) => self.number_shared_table(cluster, room).await?,
+            None => (self.0.next_table.fetch_add(1, Ordering::Relaxed), room.then(|| self.local_room_code())),
+        };
         let mut tables = self.0.tables.write().map_err(|_| JoinError::NoSlot)?;
         if tables.len() >= self.0.config.max_tables {
             return Err(JoinError::NoSlot);
         }
-        let id = self.0.next_table.fetch_add(1, Ordering::Relaxed);
-        let room_code = if room {
-            let mut rooms = self.0.rooms.lock().map_err(|_| JoinError::NoSlot)?;
-            let code = loop {
-                let code = room_code::new_code();
-                if !rooms.contains_key(&code) {
-                    break code;
-                }
-            };
+        if let (Some(code), Ok(mut rooms)) = (&room_code, self.0.rooms.lock()) {
             rooms.insert(code.clone(), id);
-            Some(code)
-        } else {
-            None
-        };
+        }
         let (tx, rx) = mpsc::channel(super::TABLE_QUEUE);
         let handle =
             Arc::new(TableHandle { id, room_code: room_code.clone(), commands: tx, dirty: AtomicBool::new(false) });
@@ -130,6 +139,17 @@ impl Hub {
         let table = Table::new(id, options, room_code, self.0.config.reconnect.as_millis() as u64);
         tokio::spawn(actor::run(self.clone(), handle.clone(), table, rx));
         Ok(handle)
+    }
+
+    /// A room code no open room of this instance has.
+    fn local_room_code(&self) -> String {
+        let taken = |code: &str| self.0.rooms.lock().is_ok_and(|rooms| rooms.contains_key(code));
+        loop {
+            let code = room_code::new_code();
+            if !taken(&code) {
+                return code;
+            }
+        }
     }
 
     /// Seats a player in the first waiting table of their pool, or opens
@@ -142,7 +162,10 @@ impl Hub {
         who: Arrival,
         conn: Conn,
         address: ClientAddress,
-    ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
+    ) -> Result<(TableLink, PlayerId), JoinError> {
+        if let Some(cluster) = &self.0.cluster {
+            return self.quick_match_shared(cluster, options, who, conn, address).await;
+        }
         let mut pools = self.0.pools.lock().await;
         let max_pools = self.0.config.max_pools as usize;
         if max_pools > 0 && !pools.contains_key(&options) && pools.len() >= max_pools {
@@ -167,7 +190,7 @@ impl Hub {
                 Ok(seat) => {
                     queue.pop_front();
                     self.stop_waiting(id);
-                    return Ok((handle, seat));
+                    return Ok((TableLink::Local(handle), seat));
                 }
                 Err((_, back)) => {
                     queue.pop_front();
@@ -176,6 +199,20 @@ impl Hub {
             }
         }
         let conn = conn.ok_or(JoinError::NoSuchTable)?;
+        let (handle, seat) = self.wait_in_new_table(options, who, conn, address).await?;
+        queue.push_back(handle.id);
+        Ok((TableLink::Local(handle), seat))
+    }
+
+    /// Opens a table and seats the player there to wait for an opponent,
+    /// unless their address has enough tables waiting already.
+    pub(super) async fn wait_in_new_table(
+        &self,
+        options: TableOptions,
+        who: Arrival,
+        conn: Conn,
+        address: ClientAddress,
+    ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
         let limit = self.0.config.waiting_tables_per_address;
         let ip = address.0.filter(|_| limit > 0);
         if let Some(ip) = ip {
@@ -184,9 +221,8 @@ impl Hub {
                 return Err(JoinError::TooManyTables(limit));
             }
         }
-        let handle = self.open_table(options, false)?;
+        let handle = self.open_table(options, false).await?;
         let seat = self.seat(&handle, who, conn, true).await.map_err(|(e, _)| e)?;
-        queue.push_back(handle.id);
         if let (Some(ip), Ok(mut owners)) = (ip, self.0.waiting_owners.lock()) {
             owners.insert(handle.id, ip);
         }
@@ -203,13 +239,10 @@ impl Hub {
 
     /// Seats a player at table `id` if it waits for an opponent (hexgame's
     /// `/ws/join-slot`).
-    pub async fn join_table(
-        &self,
-        id: u64,
-        who: Arrival,
-        conn: Conn,
-    ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
-        let handle = self.table(id).ok_or(JoinError::NoSuchTable)?;
+    pub async fn join_table(&self, id: u64, who: Arrival, conn: Conn) -> Result<(TableLink, PlayerId), JoinError> {
+        let Some(handle) = self.table(id) else {
+            return self.join_remote_table(id, who, conn).await;
+        };
         let snapshot = self.snapshot_of(&handle).await.ok_or(JoinError::NoSuchTable)?;
         if snapshot.state != SlotState::Waiting {
             return Err(JoinError::NotWaiting);
@@ -220,7 +253,7 @@ impl Hub {
         let seat = self.seat(&handle, who, conn, false).await.map_err(|(e, _)| e)?;
         self.unlist(id, snapshot_options(&snapshot)).await;
         self.stop_waiting(id);
-        Ok((handle, seat))
+        Ok((TableLink::Local(handle), seat))
     }
 
     /// Seats a player at the table of a private room.
@@ -230,19 +263,28 @@ impl Hub {
         who: Arrival,
         conn: Conn,
         address: ClientAddress,
-    ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
-        let id = self.find_room(code, address)?;
-        let handle = self.table(id).ok_or(JoinError::NoSuchRoom)?;
-        let seat = self.seat(&handle, who, conn, false).await.map_err(|(e, _)| e)?;
-        Ok((handle, seat))
+    ) -> Result<(TableLink, PlayerId), JoinError> {
+        let id = self.find_room(code, address).await?;
+        match self.table(id) {
+            Some(handle) => {
+                let seat = self.seat(&handle, who, conn, false).await.map_err(|(e, _)| e)?;
+                Ok((TableLink::Local(handle), seat))
+            }
+            None if self.0.cluster.is_some() => self.seat_remote(id, who, conn, false).await.map_err(|(e, _)| e),
+            None => Err(JoinError::NoSuchRoom),
+        }
     }
 
     /// The table of the private room with this code. Wrong codes count
     /// against the address, which must wait once it has tried too many.
-    pub fn find_room(&self, code: &str, address: ClientAddress) -> Result<u64, JoinError> {
+    pub async fn find_room(&self, code: &str, address: ClientAddress) -> Result<u64, JoinError> {
         let now = std::time::Instant::now();
         self.0.room_guesses.check(address.0, now).map_err(JoinError::TooManyGuesses)?;
-        let found = room_code::normalise(code).and_then(|code| self.0.rooms.lock().ok()?.get(&code).copied());
+        let code = room_code::normalise(code);
+        let mut found = code.as_ref().and_then(|code| self.0.rooms.lock().ok()?.get(code).copied());
+        if let (None, Some(cluster), Some(code)) = (found, &self.0.cluster, &code) {
+            found = cluster.room(code).await.map_err(|_| JoinError::Unreachable)?;
+        }
         found.ok_or_else(|| {
             self.0.room_guesses.fail(address.0, now);
             JoinError::NoSuchRoom
@@ -250,30 +292,29 @@ impl Hub {
     }
 
     /// Resumes a seat with its token.
-    pub async fn reconnect(
-        &self,
-        id: u64,
-        token: String,
-        conn: Conn,
-    ) -> Result<(Arc<TableHandle>, PlayerId), JoinError> {
-        let handle = self.table(id).ok_or(JoinError::Seat(SeatError::Closed))?;
+    pub async fn reconnect(&self, id: u64, token: String, conn: Conn) -> Result<(TableLink, PlayerId), JoinError> {
+        let Some(handle) = self.table(id) else {
+            return self.reconnect_remote(id, token, conn).await;
+        };
         let (reply, answer) = oneshot::channel();
         if !handle.send(Command::Reconnect(Box::new(actor::ReconnectRequest { token, conn, reply }))) {
             return Err(JoinError::Seat(SeatError::Closed));
         }
         let seat = answer.await.map_err(|_| JoinError::Seat(SeatError::Closed))?.map_err(JoinError::Seat)?;
-        Ok((handle, seat))
+        Ok((TableLink::Local(handle), seat))
     }
 
     /// Adds a spectator.
-    pub fn watch(&self, id: u64, conn: Conn) -> Option<Arc<TableHandle>> {
-        let handle = self.table(id)?;
-        handle.send(Command::Watch { conn }).then_some(handle)
+    pub async fn watch(&self, id: u64, conn: Conn) -> Option<TableLink> {
+        let Some(handle) = self.table(id) else {
+            return self.watch_remote(id, conn).await;
+        };
+        handle.send(Command::Watch { conn }).then_some(TableLink::Local(handle))
     }
 
     /// Asks a table to seat a player; a refusal hands the connection
     /// back so matchmaking can try the next table.
-    async fn seat(
+    pub(super) async fn seat(
         &self,
         handle: &TableHandle,
         who: Arrival,
@@ -304,17 +345,30 @@ impl Hub {
     pub(crate) fn relist(&self, id: u64, options: TableOptions) {
         let hub = self.clone();
         tokio::spawn(async move {
-            hub.0.pools.lock().await.entry(options).or_default().push_back(id);
+            match &hub.0.cluster {
+                Some(cluster) => {
+                    if let Err(e) = cluster.push_waiting(&options, id).await {
+                        tracing::warn!(table = id, error = %e, "a table waiting again could not be listed");
+                    }
+                }
+                None => hub.0.pools.lock().await.entry(options).or_default().push_back(id),
+            }
         });
     }
 
-    async fn unlist(&self, id: u64, options: TableOptions) {
+    pub(super) async fn unlist(&self, id: u64, options: TableOptions) {
+        if let Some(cluster) = &self.0.cluster {
+            if let Err(e) = cluster.remove_waiting(&options, id).await {
+                tracing::warn!(table = id, error = %e, "a table still lists as waiting; matchmaking skips it");
+            }
+            return;
+        }
         if let Some(queue) = self.0.pools.lock().await.get_mut(&options) {
             queue.retain(|&t| t != id);
         }
     }
 }
 
-fn snapshot_options(s: &SlotSnapshot) -> TableOptions {
+pub(super) fn snapshot_options(s: &SlotSnapshot) -> TableOptions {
     TableOptions { size: s.board_size, series_length: s.series_length, swap: s.swap, time_control: s.time_control }
 }

@@ -2,18 +2,15 @@
 //! no table (ping, hello, unreadable input), forwards the rest to the
 //! table's task, and writes whatever the table queued for it.
 
-use std::sync::Arc;
-
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::SinkExt;
 use tokio::time::Instant;
 
-use super::actor::Command;
 use super::conn::Frame;
 use super::liveness::{Liveness, Pulse};
 use super::rate::{Rates, Verdict};
 use super::table::Arrival;
-use super::{Hub, JoinError, NotQueued, TableHandle};
+use super::{Hub, JoinError, NotQueued, TableLink};
 use crate::online::{
     ClientMessage, Dialect, ErrorCode, PlayerId, Refusal, ServerMessage, TableOptions, parse_client_message,
 };
@@ -59,7 +56,7 @@ pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seatin
     // The seating and relaying futures are boxed one after the other: inline,
     // the task would be sized for all of them for as long as the connection
     // lives, and idle connections are many.
-    let seated: Result<(Arc<TableHandle>, PlayerId), JoinError> = Box::pin(async {
+    let seated: Result<(TableLink, PlayerId), JoinError> = Box::pin(async {
         match seating {
             Seating::Quick(options, who, address) => hub.quick_match(options, who, conn, address).await,
             Seating::Table(id, who) => hub.join_table(id, who, conn).await,
@@ -70,9 +67,9 @@ pub async fn play(socket: WebSocket, hub: Hub, dialect: Dialect, seating: Seatin
     .await;
     match seated {
         Ok((table, seat)) => {
-            tracing::info!(conn = conn_id, table = table.id, ?seat, ?dialect, "seated");
+            tracing::info!(conn = conn_id, table = table.id(), ?seat, ?dialect, "seated");
             Box::pin(relay(socket, rx, &table, conn_id, dialect, true, &hub)).await;
-            tracing::info!(conn = conn_id, table = table.id, "player left");
+            tracing::info!(conn = conn_id, table = table.id(), "player left");
         }
         Err(e) => {
             hub.metrics().refused(e.code());
@@ -91,7 +88,7 @@ pub async fn watch(socket: WebSocket, hub: Hub, id: u64) {
     let _counted = hub.metrics().connection(ConnectionKind::Spectator);
     let (conn, rx) = hub.new_conn(Dialect::Browser, WATCHER_QUEUE);
     let conn_id = conn.id;
-    match hub.watch(id, conn) {
+    match hub.watch(id, conn).await {
         Some(table) => Box::pin(relay(socket, rx, &table, conn_id, Dialect::Browser, false, &hub)).await,
         None => {
             hub.metrics().refused(ErrorCode::NoLiveGame);
@@ -103,7 +100,7 @@ pub async fn watch(socket: WebSocket, hub: Hub, id: u64) {
 async fn relay(
     mut socket: WebSocket,
     mut rx: tokio::sync::mpsc::Receiver<Frame>,
-    table: &TableHandle,
+    table: &TableLink,
     conn_id: u64,
     dialect: Dialect,
     seated: bool,
@@ -173,7 +170,7 @@ async fn relay(
                         Some(ServerMessage::error(ErrorCode::SpectatorCannotAct))
                     }
                     Ok(message) => {
-                        match table.try_send(Command::FromSeat { conn_id, message }) {
+                        match table.from_seat(conn_id, message, dialect, &text).await {
                             Ok(()) => None,
                             Err(NotQueued::Busy) => Some(ServerMessage::error(ErrorCode::TooFast)),
                             Err(NotQueued::Closed) => Some(ServerMessage::error(ErrorCode::GameClosed)),
@@ -186,5 +183,5 @@ async fn relay(
             }
         }
     }
-    table.send_surely(Command::Gone { conn_id });
+    table.gone(conn_id).await;
 }

@@ -144,16 +144,37 @@ pub async fn load(pool: &AnyPool) -> Result<Loaded, String> {
             serde_json::from_str(&text).map_err(|e| format!("a finished game in the journal is unreadable: {e}"))
         })
         .collect::<Result<Vec<FinishedGame>, String>>()?;
-    Ok(Loaded { tables: load_tables(pool).await?, finished })
+    Ok(Loaded { tables: load_tables(pool, None).await?, finished })
 }
 
-/// Every table the journal holds, with its current game's moves.
-async fn load_tables(pool: &AnyPool) -> Result<Vec<Restored>, String> {
-    let rows = sqlx::query(
-        "SELECT id, options, room_code, seats, game_number, red_wins, blue_wins, finished FROM live_tables ORDER BY id",
-    )
-    .fetch_all(pool)
-    .await
+/// What the journal holds of table `id`: the table (unless it has
+/// closed) and its finished games the archive has not committed; for an
+/// instance taking over a table from one that stopped.
+pub async fn load_table(pool: &AnyPool, id: u64) -> Result<Loaded, String> {
+    let finished = sqlx::query("SELECT game FROM live_finished WHERE series_id = $1 ORDER BY number")
+        .bind(id as i64)
+        .fetch_all(pool)
+        .await
+        .map_err(|e| e.to_string())?
+        .iter()
+        .map(|row| {
+            let text: String = row.try_get("game").map_err(|e| e.to_string())?;
+            serde_json::from_str(&text).map_err(|e| format!("a finished game in the journal is unreadable: {e}"))
+        })
+        .collect::<Result<Vec<FinishedGame>, String>>()?;
+    Ok(Loaded { tables: load_tables(pool, Some(id)).await?, finished })
+}
+
+/// Every table the journal holds (or only table `only`), with its current
+/// game's moves.
+async fn load_tables(pool: &AnyPool, only: Option<u64>) -> Result<Vec<Restored>, String> {
+    let columns = "SELECT id, options, room_code, seats, game_number, red_wins, blue_wins, finished FROM live_tables";
+    let rows = match only {
+        Some(id) => {
+            sqlx::query(sqlx::AssertSqlSafe(format!("{columns} WHERE id = $1"))).bind(id as i64).fetch_all(pool).await
+        }
+        None => sqlx::query(sqlx::AssertSqlSafe(format!("{columns} ORDER BY id"))).fetch_all(pool).await,
+    }
     .map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for row in rows {

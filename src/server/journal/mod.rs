@@ -27,6 +27,7 @@ use crate::online::account::AccountKind;
 use crate::online::view::GameResult;
 use crate::server::archive::FinishedGame;
 
+pub use database::load_table;
 pub use file::{FileJournalError, load as load_file};
 pub use live_set::LiveSet;
 
