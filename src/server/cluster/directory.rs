@@ -32,6 +32,21 @@ redis.call('SADD', KEYS[2], ARGV[2])
 return 1
 ";
 
+/// Removes a closed table's traces, only while this instance still owns
+/// it (another may have taken it over meanwhile). KEYS: owner, owned set,
+/// pool, snapshot, listed set, room (or the owner key again); ARGV: this
+/// instance, the table id.
+const FORGET: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[2])
+redis.call('LREM', KEYS[3], 0, ARGV[2])
+redis.call('DEL', KEYS[4])
+redis.call('SREM', KEYS[5], ARGV[2])
+if KEYS[6] ~= KEYS[1] and redis.call('GET', KEYS[6]) == ARGV[2] then redis.call('DEL', KEYS[6]) end
+return 1
+";
+
 /// Raises a counter to at least ARGV[1].
 const AT_LEAST: &str = r"
 local now = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -106,19 +121,36 @@ impl Cluster {
         Ok(())
     }
 
-    /// Removes every trace of a closed table of ours.
+    /// Removes every trace of a closed table of ours (none if another
+    /// instance owns it now).
     pub async fn forget_table(&self, id: u64, room: Option<&str>, options: TableOptions) -> Result<(), ClusterError> {
-        let mut pipe = redis::pipe();
-        pipe.del(self.keys().owner(id))
-            .srem(self.keys().owned(self.instance()), id)
-            .lrem(self.keys().pool(&options), 0, id)
-            .del(self.keys().slot(id))
-            .srem(self.keys().listed(), id);
-        if let Some(code) = room {
-            pipe.del(self.keys().room(code));
+        let keys = self.keys();
+        let forgotten: i64 = redis::Script::new(FORGET)
+            .key(keys.owner(id))
+            .key(keys.owned(self.instance()))
+            .key(keys.pool(&options))
+            .key(keys.slot(id))
+            .key(keys.listed())
+            .key(room.map_or(keys.owner(id), |code| keys.room(code)))
+            .arg(self.instance())
+            .arg(id)
+            .invoke_async(&mut self.redis())
+            .await?;
+        if forgotten == 1 {
+            let _: () = self.redis().publish(keys.slot_news(), id.to_string()).await?;
         }
-        let _: () = pipe.query_async(&mut self.redis()).await?;
-        self.announce_slot(id, None).await
+        Ok(())
+    }
+
+    /// Which of `ids` (tables this instance runs) another instance owns now:
+    /// this one lost them (its heartbeat lapsed and they were taken over).
+    pub async fn lost(&self, ids: &[u64]) -> Result<Vec<u64>, ClusterError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<String> = ids.iter().map(|&id| self.keys().owner(id)).collect();
+        let owners: Vec<Option<u64>> = redis::cmd("MGET").arg(keys).query_async(&mut self.redis()).await?;
+        Ok(ids.iter().zip(owners).filter(|(_, o)| o.is_some_and(|o| o != self.instance())).map(|(&id, _)| id).collect())
     }
 
     /// Lets go of table `id`, which this instance claimed but which had

@@ -50,10 +50,16 @@ async fn a_table_has_one_owner_until_that_owner_stops() {
     assert!(!b.is_alive(a.instance()).await.unwrap());
     assert!(b.claim(id).await.unwrap(), "a stopped owner's table is taken over");
     assert_eq!(b.owner_of(id).await.unwrap(), Some(b.instance()));
+    assert_eq!(a.lost(&[id, 99]).await.unwrap(), vec![id], "the old owner learns it lost the table");
+    a.forget_table(id, None, OPTIONS).await.unwrap();
+    assert_eq!(b.owner_of(id).await.unwrap(), Some(b.instance()), "the old owner's cleanup spares the new owner");
     assert_eq!(a.owned_by(a.instance()).await.unwrap(), Vec::<u64>::new());
     assert_eq!(b.owned_by(b.instance()).await.unwrap(), vec![id]);
     b.clear_instance(a.instance()).await.unwrap();
     assert_eq!(b.instances().await.unwrap(), vec![b.instance()]);
+    b.forget_table(id, None, OPTIONS).await.unwrap();
+    assert_eq!(b.owner_of(id).await.unwrap(), None, "the owner's cleanup removes it");
+    assert!(b.lost(&[id]).await.unwrap().is_empty());
     clean(&b).await;
 }
 
@@ -62,9 +68,12 @@ async fn room_codes_are_unique_and_pools_are_locked_one_instance_at_a_time() {
     let prefix = fresh_prefix("rooms");
     let (Some(a), Some(b)) = (join(&prefix).await, join(&prefix).await) else { return };
     assert!(a.reserve_room("ABCDEF", 1).await.unwrap());
+    assert!(a.claim(1).await.unwrap());
     assert!(!b.reserve_room("ABCDEF", 2).await.unwrap(), "a code is one room's");
     assert_eq!(b.room("ABCDEF").await.unwrap(), Some(1));
     assert_eq!(b.room("ZZZZZZ").await.unwrap(), None);
+    a.forget_table(1, Some("ABCDEF"), OPTIONS).await.unwrap();
+    assert_eq!(b.room("ABCDEF").await.unwrap(), None, "a closed room's code is free again");
 
     let lock = a.lock_pool(&OPTIONS).await.unwrap();
     let waiting = tokio::spawn({

@@ -35,11 +35,26 @@ pub fn start(hub: Hub, cluster: Cluster) {
             {
                 tracing::warn!(error = %e, "the tables' snapshots could not be renewed");
             }
+            if let Err(e) = give_up_lost(&hub, &cluster).await {
+                tracing::warn!(error = %e, "could not check this instance's tables are still its own");
+            }
             if let Err(e) = watch_others(&hub, &cluster).await {
                 tracing::warn!(error = %e, "could not look for instances that stopped");
             }
         }
     });
+}
+
+/// Stops the tables another instance took over while this one's heartbeat
+/// had lapsed (Redis out of reach, or the process stalled): two owners must
+/// not both apply moves. Their players are told the server restarts and
+/// find the new owner with their tokens.
+async fn give_up_lost(hub: &Hub, cluster: &Cluster) -> Result<(), ClusterError> {
+    for id in cluster.lost(&hub.local_table_ids()).await? {
+        tracing::error!(table = id, "another instance took this table over: stopping it here");
+        hub.stop_table(id);
+    }
+    Ok(())
 }
 
 async fn watch_others(hub: &Hub, cluster: &Cluster) -> Result<(), ClusterError> {

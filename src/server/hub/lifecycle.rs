@@ -20,6 +20,14 @@ impl Hub {
         }
     }
 
+    /// Stops one table as a shutdown does (its players are told the server
+    /// is restarting); the journal keeps it as it stands.
+    pub fn stop_table(&self, id: u64) {
+        if let Some(handle) = self.table(id) {
+            handle.send_surely(Command::Shutdown);
+        }
+    }
+
     /// Whether the server is stopping.
     pub fn is_closing(&self) -> bool {
         *self.0.closing.borrow()

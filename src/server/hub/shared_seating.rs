@@ -186,9 +186,11 @@ impl Hub {
         }
     }
 
-    /// The live instance other than this one that owns table `id`.
+    /// The live instance other than this one that owns table `id` (a dead
+    /// owner's table is unavailable until another takes it over).
     async fn owner(&self, cluster: &Cluster, id: u64) -> Option<u64> {
         let owner = cluster.owner_of(id).await.ok()??;
-        (owner != cluster.instance()).then_some(owner)
+        let alive = owner != cluster.instance() && cluster.is_alive(owner).await.unwrap_or(false);
+        alive.then_some(owner)
     }
 }
