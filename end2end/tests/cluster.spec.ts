@@ -69,7 +69,7 @@ test('two people on two instances play a game to the end', async ({ browser }) =
       await cell(who, at).click();
       for (const p of [ann, ben]) await expect(cell(p, at)).toHaveAttribute('data-stone', colour);
     }
-    for (const p of [ann, ben]) await expect(p.getByTestId('game-status')).toHaveText('Ann (Red) wins');
+    for (const p of [ann, ben]) await expect(p.getByTestId('game-status')).toHaveText('Ann · guest (Red) wins');
     // Either instance replays the archived game.
     await expect(async () => {
       await ben.goto(`${b}/games/${id}-1`);
