@@ -47,7 +47,8 @@ if [ "$cluster" = 1 ]; then
   prefix="hexarena-load-$$"
   psql -q -h 127.0.0.1 -U postgres -d postgres -c "CREATE DATABASE $db"
   database="postgres://postgres@127.0.0.1:5432/$db"
-  trap 'kill $server 2>/dev/null || true; sleep 1; psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS $db";
+  trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true;
+    psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)";
     redis-cli --scan --pattern "$prefix:*" | xargs -r redis-cli del >/dev/null; rm -rf "$work"' EXIT
   start_instance() { # port, then extra settings
     local p="$1"; shift
