@@ -44,6 +44,10 @@ scripts/check-engine-purity.sh
 step "unit, property, doc and server integration tests"
 cargo test --features ssr 2>&1 | tee -a "$log"
 
+step "the engine in WebAssembly (Node) answers as natively"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --target wasm32-unknown-unknown --test engine_wasm 2>&1 | tee -a "$log"
+
 step "solver proofs (optimised build: too slow unoptimised)"
 cargo test --release --lib -- engine::solver engine::bench 2>&1 | tee -a "$log"
 

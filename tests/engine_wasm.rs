@@ -1,0 +1,101 @@
+//! The engine answers the same in WebAssembly, where the analysis board's
+//! and the engine opponent's Web Worker run it, as natively: for fixed
+//! seeds and iteration counts the search's best move, its visit counts and
+//! its whole principal variation are the same. Both builds check the same
+//! recorded answers (written by the native build, `--ignored record`), so
+//! passing in both means they agree.
+//!
+//! Natively: `cargo test --test engine_wasm`. In WebAssembly under Node:
+//! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test --target wasm32-unknown-unknown --test engine_wasm`
+//! (scripts/test.sh runs both). `scripts/bench-engine-wasm.sh` compares the
+//! two builds' speed with the `speed` benchmark below.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use hexarena::engine::search::{SearchConfig, Searcher};
+use hexarena::engine::{Game, Move};
+
+/// Positions (size, moves), each searched with a seed and an iteration count.
+const CASES: [(u8, &str, u64, u64); 5] = [
+    (5, "", 1, 3_000), // proved at once: the solver knows 5x5
+    (7, "d4 c5", 7, 5_000),
+    (9, "e5 d6 f4", 11, 8_000),
+    (11, "", 3, 6_000),
+    (11, "f6 e7 g5 f4 d8", 5, 10_000),
+];
+
+/// What the native build found for each case: best move, its visits, the
+/// next two moves' visits and the principal variation.
+const RECORDED: [&str; 5] = [
+    "c3 1 |  | c3",
+    "c3 3235 | 542 143 | c3 b4 b2 c2 b3 f1 b1 a1",
+    "d5 2754 | 2667 229 | d5 e3 b3 d7 e1",
+    "d8 519 | 311 293 | d8 b10 i6 k2",
+    "e6 4834 | 572 271 | e6 e8 f7 g2 f10 d7 a1",
+];
+
+fn game(size: u8, moves: &str) -> Game {
+    let moves: Vec<Move> = moves.split_whitespace().map(|m| Move::parse(m, size).expect("a move")).collect();
+    Game::with_moves(size, false, &moves).expect("a legal game")
+}
+
+/// The case's search, as one line.
+fn answer(case: (u8, &str, u64, u64)) -> String {
+    let (size, moves, seed, iterations) = case;
+    let mut searcher = Searcher::new(game(size, moves).position(), SearchConfig { seed, ..SearchConfig::default() })
+        .expect("a position in play");
+    searcher.run(iterations);
+    let analysis = searcher.analysis(3);
+    let best = &analysis.moves[0];
+    let others: Vec<String> = analysis.moves[1..].iter().map(|m| m.visits.to_string()).collect();
+    let pv: Vec<String> = best.pv.iter().map(|c| c.to_string()).collect();
+    format!("{} {} | {} | {}", best.cell, best.visits, others.join(" "), pv.join(" "))
+}
+
+#[test]
+fn searches_match_the_recorded_native_ones() {
+    for (case, recorded) in CASES.into_iter().zip(RECORDED) {
+        assert_eq!(answer(case), recorded, "case {case:?}");
+    }
+}
+
+/// Prints the answers to record (after a deliberate change to the search).
+#[test]
+#[ignore]
+fn record() {
+    for case in CASES {
+        println!("    \"{}\",", answer(case));
+    }
+}
+
+/// Iterations a second on the empty 11x11 board (a benchmark, run by
+/// scripts/bench-engine-wasm.sh for both builds).
+#[test]
+#[ignore]
+fn speed() {
+    let iterations = 200_000;
+    let mut searcher = Searcher::new(game(11, "").position(), SearchConfig { seed: 1, ..SearchConfig::default() })
+        .expect("a position in play");
+    let started = now_ms();
+    searcher.run(iterations);
+    let seconds = (now_ms() - started) / 1000.0;
+    let build = if cfg!(target_arch = "wasm32") { "wasm32 (Node)" } else { "native" };
+    let line =
+        format!("engine speed, {build}: {:.0} iterations/s on the empty 11x11 board", iterations as f64 / seconds);
+    #[cfg(target_arch = "wasm32")]
+    wasm_bindgen_test::console_log!("{line}");
+    #[cfg(not(target_arch = "wasm32"))]
+    println!("{line}");
+}
+
+#[cfg(target_arch = "wasm32")]
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn now_ms() -> f64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
