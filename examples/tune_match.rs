@@ -1,11 +1,15 @@
 //! A match between two settings of the engine, to tune them by play rather
-//! than by guess: the tree search with the solver's knowledge in it
-//! (`knowledge_after` visits) against the same search without, at equal
-//! wall time per move. Every opening cell is played by Red once with each
-//! side of the match as Red. Prints each side's iterations per second and
-//! the knowledge side's score with a 95% Wilson interval.
+//! than by guess: a challenger's search settings against a baseline's, at
+//! equal wall time per move. Every opening cell is played by Red once with
+//! each side of the match as Red. Prints each side's iterations per second
+//! and the challenger's score with a 95% Wilson interval.
 //!
-//!     cargo run --release --example knowledge_match -- [SIZE] [MS_PER_MOVE] [KNOWLEDGE_AFTER] [SHARD/SHARDS]
+//!     cargo run --release --example tune_match -- SIZE MS_PER_MOVE CHALLENGER [BASELINE] [SHARD/SHARDS]
+//!
+//! Settings are `name=value` pairs joined by commas, changing the engine's
+//! defaults: `exploration`, `rave_bias`, `expand_after`, `knowledge_after`
+//! (`-` for the defaults). The knowledge match of issue 27 was
+//! `tune_match 9 100 knowledge_after=128 knowledge_after=0`.
 
 use std::time::{Duration, Instant};
 
@@ -50,19 +54,44 @@ fn wilson(wins: f64, n: f64) -> (f64, f64) {
     (centre - half, centre + half)
 }
 
-fn main() {
+/// The engine's defaults changed by `spec` (`name=value,…`, or `-`).
+fn settings(spec: &str) -> Result<SearchConfig, String> {
+    let mut config = SearchConfig::default();
+    for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty() && *p != "-") {
+        let (name, value) = pair.split_once('=').ok_or(format!("'{pair}' is not name=value"))?;
+        let bad = |e: &dyn std::fmt::Display| format!("{name}: '{value}' is not a number ({e})");
+        match name {
+            "exploration" => config.exploration = value.parse().map_err(|e| bad(&e))?,
+            "rave_bias" => config.rave_bias = value.parse().map_err(|e| bad(&e))?,
+            "expand_after" => config.expand_after = value.parse().map_err(|e| bad(&e))?,
+            "knowledge_after" => config.knowledge_after = value.parse().map_err(|e| bad(&e))?,
+            other => return Err(format!("unknown setting '{other}'")),
+        }
+    }
+    Ok(config)
+}
+
+fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let size: u8 = args.first().and_then(|a| a.parse().ok()).unwrap_or(9);
     let ms: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
-    let after: u32 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(32);
+    let spec = |i: usize| args.get(i).filter(|a| !a.contains('/')).map_or("-", String::as_str);
+    let (challenger, baseline) = (spec(2), spec(3));
+    let (on, off) = match (settings(challenger), settings(baseline)) {
+        (Ok(on), Ok(off)) => (on, off),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("tune_match: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
     let (shard, shards) = args
-        .get(3)
-        .and_then(|a| a.split_once('/'))
+        .iter()
+        .skip(2)
+        .find_map(|a| a.split_once('/'))
         .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+        .filter(|&(a, b)| a < b)
         .unwrap_or((0, 1));
     let budget = Duration::from_millis(ms);
-    let on = SearchConfig { knowledge_after: after, ..SearchConfig::default() };
-    let off = SearchConfig { knowledge_after: 0, ..SearchConfig::default() };
     let mut with = Side { config: on, iterations: 0, seconds: 0.0 };
     let mut without = Side { config: off, iterations: 0, seconds: 0.0 };
     let cells: Vec<Cell> = (0..size as usize * size as usize).map(|i| Cell::from_index(i, size)).collect();
@@ -78,7 +107,7 @@ fn main() {
             wins += u32::from(won);
             games += 1;
             eprintln!(
-                "game {games}: opening {opening} (#{i}), knowledge as {}, {}",
+                "game {games}: opening {opening} (#{i}), challenger as {}, {}",
                 if knowledge_red { "Red" } else { "Blue" },
                 if won { "won" } else { "lost" }
             );
@@ -86,12 +115,13 @@ fn main() {
     }
     let (low, high) = wilson(wins as f64, games as f64);
     println!(
-        "{size}x{size}, {ms} ms a move, knowledge after {after} visits: {wins}/{games} = {:.1}% (95% {:.1}–{:.1}%); \
-         iterations/s with {:.0}, without {:.0}",
+        "{size}x{size}, {ms} ms a move, {challenger} against {baseline}: {wins}/{games} = {:.1}% (95% {:.1}–{:.1}%); \
+         iterations/s {:.0} against {:.0}",
         100.0 * wins as f64 / games as f64,
         100.0 * low,
         100.0 * high,
         with.iterations as f64 / with.seconds,
         without.iterations as f64 / without.seconds,
     );
+    std::process::ExitCode::SUCCESS
 }
