@@ -127,7 +127,9 @@ class TimedBot:
         spent = max(time.thread_time() - start, 1e-3)
         self.cpu.append(spent)
         rate = self.sims / spent
-        self.sims = max(10, int(rate * self.seconds))
+        # A move the solver settled early says nothing about the rate: the
+        # count at most doubles per move (and stays within C++'s int).
+        self.sims = max(10, min(int(rate * self.seconds), 2 * self.sims, 2**31 - 1))
         return action
 
 
