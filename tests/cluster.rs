@@ -364,3 +364,48 @@ async fn a_cluster_will_not_start_on_storage_one_machine_holds_or_without_redis(
         assert!(String::from_utf8_lossy(&out.stderr).contains("cannot join the cluster"));
     }
 }
+
+#[tokio::test]
+async fn a_stopping_owner_hands_its_game_over_at_once() {
+    let Some(cluster) = start_cluster().await else { return };
+    let query = "/ws/play?mode=quick&size=5&series=1&swap=off&time=none";
+    let mut red = Client::connect(cluster.addr(0), &format!("{query}&name=Rae")).await;
+    let joined = red.expect("joined").await;
+    let id = joined["slot_id"].as_u64().unwrap();
+    let red_token = joined["reconnect_token"].as_str().unwrap().to_string();
+    let mut blue = Client::connect(cluster.addr(1), &format!("{query}&name=Bo")).await;
+    let blue_token = blue.expect("joined").await["reconnect_token"].as_str().unwrap().to_string();
+    red.play(0, 0).await;
+    blue.until("move").await;
+
+    // A rolling restart: SIGTERM, as a service manager sends.
+    let stopped = Instant::now();
+    let pid = cluster.instances[0].child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
+    for c in [&mut red, &mut blue] {
+        assert_eq!(c.until("error").await["code"], "server_restarting");
+    }
+    let (mut blue, seat) = resume(cluster.addr(2), id, &blue_token).await;
+    let took = stopped.elapsed();
+    assert_eq!(seat["player"], 1);
+    // The stopping instance removed its heartbeat when it had handed
+    // everything to the journal: no waiting for it to expire.
+    assert!(took < Duration::from_millis(2_900), "handed over in {} ms", took.as_millis());
+    println!("rolling restart: Blue resumed through another instance {} ms after SIGTERM", took.as_millis());
+    let (mut red, _) = resume(cluster.addr(1), id, &red_token).await;
+    let s = loop {
+        let s = red.until("state").await;
+        if s["phase"] == "playing" {
+            break s;
+        }
+    };
+    assert_eq!(s["moves"].as_array().map(Vec::len), Some(1), "the move before the restart is kept");
+    for (who, q, r) in [(1, 0, 2), (0, 1, 0), (1, 1, 2), (0, 2, 0), (1, 2, 2), (0, 3, 0), (1, 3, 2), (0, 4, 0)] {
+        let mover = if who == 0 { &mut red } else { &mut blue };
+        mover.play(q, r).await;
+        red.until("move").await;
+        blue.until("move").await;
+    }
+    assert_eq!(red.until("game_over").await["winner"], -1);
+    assert_eq!(archived_moves(&cluster.database, id).await, 9, "every move stored once");
+}

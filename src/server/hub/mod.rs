@@ -420,7 +420,9 @@ impl Hub {
 
     /// Removes a closed table from every index.
     pub(crate) fn forget(&self, id: u64, room_code: Option<&str>, options: TableOptions) {
-        if let Some(cluster) = self.0.cluster.clone() {
+        // A table stopped by a shutdown lives on in the journal: its owner
+        // record, room code and listing stay for the instance that takes it over.
+        if let Some(cluster) = self.0.cluster.clone().filter(|_| !self.is_closing()) {
             let room = room_code.map(str::to_string);
             tokio::spawn(async move {
                 if let Err(e) = cluster.forget_table(id, room.as_deref(), options).await {
