@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::ws::Client;
-use common::{fresh_database, get, post_form};
+use common::{call, form, fresh_database, get, post_form};
 use serde_json::Value;
 
 const REDIS: &str = "redis://127.0.0.1:6379/0";
@@ -408,4 +408,25 @@ async fn a_stopping_owner_hands_its_game_over_at_once() {
     }
     assert_eq!(red.until("game_over").await["winner"], -1);
     assert_eq!(archived_moves(&cluster.database, id).await, 9, "every move stored once");
+}
+
+#[tokio::test]
+async fn failed_logins_count_on_every_instance() {
+    let Some(cluster) = start_cluster().await else { return };
+    let password = "correct horse battery";
+    let signup = form(&[("name", "Ada"), ("password", password)]);
+    assert_eq!(call(cluster.addr(0), "/api/signup", &signup, None).await.status, 200);
+    let login = |i: usize, password: &'static str| {
+        let addr = cluster.addr(i);
+        async move { call(addr, "/api/login", &form(&[("name", "Ada"), ("password", password)]), None).await }
+    };
+    // Five wrong guesses (the default limit per name), spread over the instances …
+    for i in 0..5 {
+        let wrong = login(i % 3, "guess guess guess").await;
+        assert!(wrong.body.contains("Wrong name or password"), "{}", wrong.body);
+    }
+    // … and even the right password waits, on an instance that saw two.
+    let throttled = login(2, password).await;
+    assert_eq!(throttled.status, 429, "{}", throttled.body);
+    assert!(throttled.body.contains("try again in"), "{}", throttled.body);
 }

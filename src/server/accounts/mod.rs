@@ -79,6 +79,10 @@ impl From<sqlx::Error> for AccountError {
 pub struct LoginThrottle {
     names: Throttle<String>,
     addresses: Throttle<IpAddr>,
+    limits: (u32, u32),
+    /// In a cluster, failures are counted in Redis for every instance;
+    /// the counts here stand in while Redis is out of reach.
+    shared: Option<crate::server::cluster::Cluster>,
 }
 
 const LOGIN_WINDOW: Duration = Duration::from_secs(300);
@@ -88,17 +92,58 @@ impl LoginThrottle {
         LoginThrottle {
             names: Throttle::with_window(per_name, LOGIN_WINDOW),
             addresses: Throttle::with_window(per_address, LOGIN_WINDOW),
+            limits: (per_name, per_address),
+            shared: None,
         }
     }
 
-    fn check(&self, name_key: &str, address: Option<IpAddr>, now: Instant) -> Result<(), AccountError> {
+    /// The same limits, counted for every instance of `cluster`.
+    pub fn shared(self, cluster: Option<crate::server::cluster::Cluster>) -> LoginThrottle {
+        LoginThrottle { shared: cluster, ..self }
+    }
+
+    async fn check(&self, name_key: &str, address: Option<IpAddr>) -> Result<(), AccountError> {
+        if let Some(cluster) = &self.shared {
+            match self.check_shared(cluster, name_key, address).await {
+                Ok(result) => return result,
+                Err(e) => tracing::warn!(error = %e, "login failures counted by this instance alone for now"),
+            }
+        }
+        let now = Instant::now();
         self.names.check(Some(name_key.to_string()), now).map_err(AccountError::Throttled)?;
         self.addresses.check(address, now).map_err(AccountError::Throttled)
     }
 
-    fn fail(&self, name_key: &str, address: Option<IpAddr>, now: Instant) {
+    async fn check_shared(
+        &self,
+        cluster: &crate::server::cluster::Cluster,
+        name_key: &str,
+        address: Option<IpAddr>,
+    ) -> Result<Result<(), AccountError>, crate::server::cluster::ClusterError> {
+        let (per_name, per_address) = self.limits;
+        let mut wait = cluster.failure_wait("name", name_key, per_name, LOGIN_WINDOW).await?;
+        if let (None, Some(ip)) = (wait, address) {
+            wait = cluster.failure_wait("address", &ip.to_string(), per_address, LOGIN_WINDOW).await?;
+        }
+        Ok(match wait {
+            Some(wait) => Err(AccountError::Throttled(RetryAfter(wait))),
+            None => Ok(()),
+        })
+    }
+
+    async fn fail(&self, name_key: &str, address: Option<IpAddr>) {
+        let now = Instant::now();
         self.names.fail(Some(name_key.to_string()), now);
         self.addresses.fail(address, now);
+        if let Some(cluster) = &self.shared {
+            let mut recorded = cluster.record_failure("name", name_key, LOGIN_WINDOW).await;
+            if let (Ok(()), Some(ip)) = (&recorded, address) {
+                recorded = cluster.record_failure("address", &ip.to_string(), LOGIN_WINDOW).await;
+            }
+            if let Err(e) = recorded {
+                tracing::warn!(error = %e, "a failed login was counted by this instance alone");
+            }
+        }
     }
 }
 
@@ -179,7 +224,7 @@ pub async fn log_in(
         return Err(AccountError::BadLogin);
     }
     let key = name.trim().to_lowercase();
-    throttle.check(&key, address, Instant::now())?;
+    throttle.check(&key, address).await?;
     let row: Option<(String, String, Option<String>)> =
         sqlx::query_as("SELECT id, display_name, password_hash FROM players WHERE name_key = $1 AND kind = 'human'")
             .bind(key.clone())
@@ -192,7 +237,7 @@ pub async fn log_in(
         Some((id, name, Some(_))) if matches => Ok(Me { id, name }),
         Some((_, _, None)) => Err(AccountError::NoPassword),
         _ => {
-            throttle.fail(&key, address, Instant::now());
+            throttle.fail(&key, address).await;
             Err(AccountError::BadLogin)
         }
     }

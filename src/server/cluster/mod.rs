@@ -14,6 +14,7 @@
 mod directory;
 #[cfg(test)]
 mod directory_tests;
+mod failures;
 pub mod keys;
 mod owner;
 mod remote;

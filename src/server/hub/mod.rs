@@ -200,7 +200,8 @@ impl Hub {
         let logins = crate::server::accounts::LoginThrottle::new(
             config.login_failures_per_name,
             config.login_failures_per_address,
-        );
+        )
+        .shared(cluster.clone());
         let hub = Hub(Arc::new(HubInner {
             config,
             epoch: Instant::now(),
