@@ -252,9 +252,14 @@ async fn players_rooms_and_spectators_meet_across_instances() {
     let page = get(cluster.addr(0), &format!("/game/{room}")).await;
     assert_eq!(page.status, 200);
     assert!(page.body.contains("Ann") && page.body.contains("Bob"), "the page shows both players");
-    // A wrong code is refused on any instance.
-    let mut eve = Client::connect(cluster.addr(0), "/ws/play?mode=room&code=ZZZZZ9&name=Eve").await;
-    assert_eq!(eve.expect("error").await["code"], "no_such_room");
+    // A wrong code is refused on any instance, and wrong guesses count on
+    // every instance: ten (the default limit a minute) spread over three.
+    for i in 0..10 {
+        let mut eve = Client::connect(cluster.addr(i % 3), "/ws/play?mode=room&code=ZZZZZ9&name=Eve").await;
+        assert_eq!(eve.expect("error").await["code"], "no_such_room");
+    }
+    let mut eve = Client::connect(cluster.addr(2), &format!("/ws/play?mode=room&code={code}&name=Eve")).await;
+    assert_eq!(eve.expect("error").await["code"], "too_many_attempts", "even the right code waits");
 }
 
 /// Reconnects with `token` through `addr`, retrying while the table is

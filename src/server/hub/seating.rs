@@ -14,6 +14,9 @@ use super::{Hub, TableHandle, TableLink, room_code};
 use crate::online::{ErrorCode, PlayerId, Refusal, SlotSnapshot, SlotState, TableOptions};
 use crate::server::client_address::ClientAddress;
 
+/// The window wrong room codes are counted over (the throttle's minute).
+const ROOM_GUESS_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Why a player could not be seated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JoinError {
@@ -280,15 +283,35 @@ impl Hub {
     pub async fn find_room(&self, code: &str, address: ClientAddress) -> Result<u64, JoinError> {
         let now = std::time::Instant::now();
         self.0.room_guesses.check(address.0, now).map_err(JoinError::TooManyGuesses)?;
+        self.shared_guesses_wait(address).await?;
         let code = room_code::normalise(code);
         let mut found = code.as_ref().and_then(|code| self.0.rooms.lock().ok()?.get(code).copied());
         if let (None, Some(cluster), Some(code)) = (found, &self.0.cluster, &code) {
             found = cluster.room(code).await.map_err(|_| JoinError::Unreachable)?;
         }
-        found.ok_or_else(|| {
+        if found.is_none() {
             self.0.room_guesses.fail(address.0, now);
-            JoinError::NoSuchRoom
-        })
+            if let (Some(cluster), Some(ip)) = (&self.0.cluster, address.0)
+                && let Err(e) = cluster.record_failure("room-guess", &ip.to_string(), ROOM_GUESS_WINDOW).await
+            {
+                tracing::warn!(error = %e, "a wrong room code was counted by this instance alone");
+            }
+        }
+        found.ok_or(JoinError::NoSuchRoom)
+    }
+
+    /// In a cluster, wrong room codes count on every instance.
+    async fn shared_guesses_wait(&self, address: ClientAddress) -> Result<(), JoinError> {
+        let (Some(cluster), Some(ip)) = (&self.0.cluster, address.0) else { return Ok(()) };
+        let limit = self.0.config.room_code_guesses;
+        match cluster.failure_wait("room-guess", &ip.to_string(), limit, ROOM_GUESS_WINDOW).await {
+            Ok(Some(wait)) => Err(JoinError::TooManyGuesses(RetryAfter(wait))),
+            Ok(None) => Ok(()),
+            Err(e) => {
+                tracing::warn!(error = %e, "room codes checked against this instance's count alone");
+                Ok(())
+            }
+        }
     }
 
     /// Resumes a seat with its token.
