@@ -34,8 +34,10 @@ impl TableLink {
     ) -> Result<(), NotQueued> {
         match self {
             TableLink::Local(handle) => handle.try_send(Command::FromSeat { conn_id, message }),
+            // Boxed: inline, every socket's task would carry the Redis
+            // call's state for as long as it lives, idle or not.
             TableLink::Remote(seat) => {
-                if seat.from_seat(dialect, text).await {
+                if Box::pin(seat.from_seat(dialect, text)).await {
                     Ok(())
                 } else {
                     Err(NotQueued::Closed)
@@ -48,7 +50,7 @@ impl TableLink {
     pub async fn gone(&self, conn_id: u64) {
         match self {
             TableLink::Local(handle) => handle.send_surely(Command::Gone { conn_id }),
-            TableLink::Remote(seat) => seat.gone().await,
+            TableLink::Remote(seat) => Box::pin(seat.gone()).await,
         }
     }
 }
