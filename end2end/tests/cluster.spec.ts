@@ -21,6 +21,19 @@ function reachable(port: number): Promise<boolean> {
   });
 }
 
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 function psql(sql: string): void {
   execFileSync('psql', ['-q', '-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-c', sql]);
 }
@@ -38,7 +51,7 @@ test('two people on two instances play a game to the end', async ({ browser }) =
     HEXARENA_REDIS_URL: REDIS,
     HEXARENA_REDIS_PREFIX: prefix,
   };
-  const ports = [3340 + (process.pid % 20) * 2, 3341 + (process.pid % 20) * 2];
+  const ports = [await freePort(), await freePort()];
   const servers: ChildProcess[] = [];
   try {
     // The first instance migrates the fresh database; then the second joins.
