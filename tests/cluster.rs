@@ -205,6 +205,13 @@ async fn archived_moves(database: &str, id: u64) -> i64 {
 async fn players_rooms_and_spectators_meet_across_instances() {
     let Some(cluster) = start_cluster().await else { return };
 
+    // Each instance reports its Redis heartbeat to health checks.
+    for i in 0..3 {
+        let health = get(cluster.addr(i), "/health").await;
+        assert_eq!(health.status, 200);
+        assert!(health.body.contains(r#""redis":"ok""#), "{}", health.body);
+    }
+
     // Two v1 bots: one matchmakes on instance 0, the other on instance 1.
     let path = |model: &str| format!("/ws/matchmake?board_size=7&series_length=1&model_name={model}");
     let mut red = Client::connect(cluster.addr(0), &path("m1")).await;
