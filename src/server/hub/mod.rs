@@ -11,6 +11,7 @@ mod delivery;
 pub mod lifecycle;
 pub mod link;
 pub mod liveness;
+mod lookup;
 pub mod overview;
 pub mod rate;
 pub mod rematch;
@@ -26,14 +27,14 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use self::actor::Command;
 use self::config::HubConfig;
 use self::conn::Conn;
 use self::table::Table;
-use crate::online::{SlotSnapshot, TableOptions, TableView};
+use crate::online::TableOptions;
 use crate::server::archive::{Archive, FinishedGame};
 use crate::server::journal::{Journal, JournalPlace, Restored};
 
@@ -352,67 +353,6 @@ impl Hub {
     /// A connection queue with a new id.
     pub fn new_conn(&self, dialect: crate::online::Dialect, capacity: usize) -> (Conn, mpsc::Receiver<conn::Frame>) {
         Conn::new(self.0.next_conn.fetch_add(1, Ordering::Relaxed), dialect, capacity)
-    }
-
-    /// The table with this id.
-    pub fn table(&self, id: u64) -> Option<Arc<TableHandle>> {
-        self.0.tables.read().ok()?.get(&id).cloned()
-    }
-
-    fn all_tables(&self) -> Vec<Arc<TableHandle>> {
-        self.0.tables.read().map(|t| t.values().cloned().collect()).unwrap_or_default()
-    }
-
-    /// The public snapshot of one table.
-    pub async fn snapshot_of(&self, handle: &TableHandle) -> Option<SlotSnapshot> {
-        let (reply, answer) = oneshot::channel();
-        if !handle.send(Command::Snapshot { reply }) {
-            return None;
-        }
-        answer.await.ok().flatten()
-    }
-
-    /// The browser view of table `id` (asked of its owner when another
-    /// instance runs it).
-    pub async fn view(&self, id: u64) -> Option<TableView> {
-        let Some(handle) = self.table(id) else {
-            return self.remote_view(id).await;
-        };
-        let (reply, answer) = oneshot::channel();
-        if !handle.send(Command::View { reply }) {
-            return None;
-        }
-        answer.await.ok()
-    }
-
-    /// Snapshots of every table, fresh, in id order (for `GET /slots`).
-    pub async fn snapshots(&self) -> Vec<SlotSnapshot> {
-        let mut answers = Vec::new();
-        for handle in self.all_tables() {
-            let (reply, answer) = oneshot::channel();
-            if handle.send(Command::Snapshot { reply }) {
-                answers.push(answer);
-            }
-        }
-        let mut out = Vec::with_capacity(answers.len());
-        for a in answers {
-            if let Ok(Some(s)) = a.await {
-                out.push(s);
-            }
-        }
-        if let Some(cluster) = &self.0.cluster {
-            match cluster.listed_slots().await {
-                Ok(listed) => out.extend(listed.into_iter().filter(|s| self.table(s.slot_id).is_none())),
-                Err(e) => tracing::warn!(error = %e, "other instances' tables could not be listed"),
-            }
-        }
-        out.sort_by_key(|s| s.slot_id);
-        out
-    }
-
-    /// The ids of the tables this instance runs.
-    pub fn local_table_ids(&self) -> Vec<u64> {
-        self.0.tables.read().map(|t| t.keys().copied().collect()).unwrap_or_default()
     }
 
     pub(crate) fn mark_changed(&self, id: u64) {
