@@ -57,6 +57,12 @@ async fn a_table_has_one_owner_until_that_owner_stops() {
     assert_eq!(b.owned_by(b.instance()).await.unwrap(), vec![id]);
     b.clear_instance(a.instance()).await.unwrap();
     assert_eq!(b.instances().await.unwrap(), vec![b.instance()]);
+    // An instance cleared away while it was slow comes back with its next beat.
+    a.beat().await.unwrap();
+    let mut instances = b.instances().await.unwrap();
+    instances.sort_unstable();
+    assert_eq!(instances, vec![a.instance(), b.instance()]);
+    a.leave().await;
     b.forget_table(id, None, OPTIONS).await.unwrap();
     assert_eq!(b.owner_of(id).await.unwrap(), None, "the owner's cleanup removes it");
     assert!(b.lost(&[id]).await.unwrap().is_empty());

@@ -198,9 +198,17 @@ impl Cluster {
         Ok(())
     }
 
-    /// Renews this instance's heartbeat.
+    /// Renews this instance's heartbeat, and its place among the instances
+    /// the others watch (an instance slow to start may have been cleared
+    /// away as dead while it owned nothing).
     pub async fn beat(&self) -> Result<(), ClusterError> {
-        let _: () = heartbeat(&self.0.keys, self.0.instance).query_async(&mut self.redis()).await?;
+        let _: () = redis::pipe()
+            .add_command(heartbeat(&self.0.keys, self.0.instance))
+            .ignore()
+            .sadd(self.0.keys.instances(), self.0.instance)
+            .ignore()
+            .query_async(&mut self.redis())
+            .await?;
         Ok(())
     }
 
