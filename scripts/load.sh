@@ -52,7 +52,7 @@ if [ "$cluster" = 1 ]; then
     redis-cli --scan --pattern "$prefix:*" | xargs -r redis-cli del >/dev/null; rm -rf "$work"' EXIT
   start_instance() { # port, then extra settings
     local p="$1"; shift
-    (cd "$work" && env LEPTOS_SITE_ADDR="127.0.0.1:$p" LEPTOS_SITE_ROOT="$root/target/site" DATABASE_URL="$database" \
+    (cd "$work" && exec env LEPTOS_SITE_ADDR="127.0.0.1:$p" LEPTOS_SITE_ROOT="$root/target/site" DATABASE_URL="$database" \
       "${limits[@]}" "$@" "$root/target/release/hexarena" 2>>"$work/server-$p.log") &
     server="$server $!"
     wait_up "$p"

@@ -48,6 +48,10 @@ impl Hub {
         conn: Conn,
         address: ClientAddress,
     ) -> Result<(TableLink, PlayerId), JoinError> {
+        // One matchmaker per instance at a time asks Redis for the pool's
+        // lock: with every waiting player polling it, thousands of players
+        // arriving at once flooded Redis and matched a tenth as fast.
+        let _local = self.0.pools.lock().await;
         let lock = cluster.lock_pool(&options).await.map_err(|_| JoinError::Unreachable)?;
         let matched = self.match_in_shared_pool(cluster, options, who, conn, address).await;
         cluster.unlock_pool(lock).await;
