@@ -35,49 +35,21 @@ hexarena's final_score) so a mapping error cannot go unnoticed.
 import argparse
 import math
 import random
-import subprocess
 import sys
 import time
 
 import numpy as np
 import pyspiel
+from gtp_match import Engine
 from open_spiel.python.algorithms import mcts
 
 
-class Gtp:
-    """A hexarena GTP process."""
-
-    def __init__(self, binary, seconds):
-        self.proc = subprocess.Popen(
-            [binary, "gtp", "--time-per-move", str(seconds), "--cpu-time", "--no-swap"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-
-    def send(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if line == "":
-                raise RuntimeError(f"hexarena exited during '{command}'")
-            if line.strip() == "" and lines:
-                break
-            if line.strip():
-                lines.append(line.strip())
-        answer = "\n".join(lines)
-        if not answer.startswith("="):
-            raise RuntimeError(f"'{command}' -> {answer}")
-        return answer[1:].strip()
-
-    def close(self):
-        try:
-            self.send("quit")
-        except RuntimeError:
-            pass
-        self.proc.wait(timeout=10)
+def hexarena_gtp(binary, seconds, size):
+    """A hexarena GTP process on a `size` board, thinking `seconds` of CPU a
+    move without the swap rule (gtp_match.py's engine wrapper)."""
+    engine = Engine(f"{binary} gtp --time-per-move {seconds} --cpu-time --no-swap", [], "hexarena")
+    engine.start(size)
+    return engine
 
 
 def vertex(action, size):
@@ -135,9 +107,8 @@ class TimedBot:
 
 def play(game, size, binary, seconds, sims, hexarena_first, seed, kind):
     bot = TimedBot(game, seconds, sims, seed, kind)
-    engine = Gtp(binary, seconds)
+    engine = hexarena_gtp(binary, seconds, size)
     try:
-        engine.send(f"boardsize {size}")
         state = game.new_initial_state()
         hexarena_player = 0 if hexarena_first else 1
         while not state.is_terminal():
@@ -155,7 +126,7 @@ def play(game, size, binary, seconds, sims, hexarena_first, seed, kind):
             raise RuntimeError(f"winners disagree: OpenSpiel {winner}, hexarena {score}")
         return winner == hexarena_player, state.move_number(), sum(bot.cpu) / max(1, len(bot.cpu))
     finally:
-        engine.close()
+        engine.stop()
 
 
 def sgf_main_line(text):
@@ -177,7 +148,7 @@ def sgf_main_line(text):
 def check_sgf(binary, sizes, games, seed):
     """Random games through hexarena, checked as OpenSpiel reads their SGF."""
     rng = random.Random(seed)
-    engine = Gtp(binary, 1.0)
+    engine = hexarena_gtp(binary, 1.0, min(sizes))
     checked = 0
     try:
         for size in sizes:
@@ -214,7 +185,7 @@ def check_sgf(binary, sizes, games, seed):
                 checked += 1
             print(f"{size}x{size}: {games} games, same winner on the same move in OpenSpiel", flush=True)
     finally:
-        engine.close()
+        engine.stop()
     print(f"SGF check: {checked} games, every one read by OpenSpiel with hexarena's winner", flush=True)
 
 
