@@ -134,35 +134,30 @@ async fn write(pool: &AnyPool, batches: &[Batch], postgres: bool) -> Result<(), 
 /// Everything the journal holds: tables with their current game's moves,
 /// and finished games not yet archived.
 pub async fn load(pool: &AnyPool) -> Result<Loaded, String> {
-    let finished = sqlx::query("SELECT series_id, number, game FROM live_finished ORDER BY series_id, number")
-        .fetch_all(pool)
-        .await
-        .map_err(|e| e.to_string())?
-        .iter()
-        .map(|row| {
-            let text: String = row.try_get("game").map_err(|e| e.to_string())?;
-            serde_json::from_str(&text).map_err(|e| format!("a finished game in the journal is unreadable: {e}"))
-        })
-        .collect::<Result<Vec<FinishedGame>, String>>()?;
-    Ok(Loaded { tables: load_tables(pool, None).await?, finished })
+    let rows = sqlx::query("SELECT game FROM live_finished ORDER BY series_id, number").fetch_all(pool).await;
+    Ok(Loaded { tables: load_tables(pool, None).await?, finished: finished_games(rows)? })
 }
 
 /// What the journal holds of table `id`: the table (unless it has
 /// closed) and its finished games the archive has not committed; for an
 /// instance taking over a table from one that stopped.
 pub async fn load_table(pool: &AnyPool, id: u64) -> Result<Loaded, String> {
-    let finished = sqlx::query("SELECT game FROM live_finished WHERE series_id = $1 ORDER BY number")
+    let rows = sqlx::query("SELECT game FROM live_finished WHERE series_id = $1 ORDER BY number")
         .bind(id as i64)
         .fetch_all(pool)
-        .await
-        .map_err(|e| e.to_string())?
+        .await;
+    Ok(Loaded { tables: load_tables(pool, Some(id)).await?, finished: finished_games(rows)? })
+}
+
+/// The finished games in `rows` of `live_finished` (their `game` column).
+fn finished_games(rows: Result<Vec<sqlx::any::AnyRow>, sqlx::Error>) -> Result<Vec<FinishedGame>, String> {
+    rows.map_err(|e| e.to_string())?
         .iter()
         .map(|row| {
             let text: String = row.try_get("game").map_err(|e| e.to_string())?;
             serde_json::from_str(&text).map_err(|e| format!("a finished game in the journal is unreadable: {e}"))
         })
-        .collect::<Result<Vec<FinishedGame>, String>>()?;
-    Ok(Loaded { tables: load_tables(pool, Some(id)).await?, finished })
+        .collect()
 }
 
 /// Every table the journal holds (or only table `only`), with its current
