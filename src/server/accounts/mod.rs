@@ -79,7 +79,6 @@ impl From<sqlx::Error> for AccountError {
 pub struct LoginThrottle {
     names: Throttle<String>,
     addresses: Throttle<IpAddr>,
-    limits: (u32, u32),
     /// In a cluster, failures are counted in Redis for every instance;
     /// the counts here stand in while Redis is out of reach.
     shared: Option<crate::server::cluster::Cluster>,
@@ -92,7 +91,6 @@ impl LoginThrottle {
         LoginThrottle {
             names: Throttle::with_window(per_name, LOGIN_WINDOW),
             addresses: Throttle::with_window(per_address, LOGIN_WINDOW),
-            limits: (per_name, per_address),
             shared: None,
         }
     }
@@ -120,7 +118,7 @@ impl LoginThrottle {
         name_key: &str,
         address: Option<IpAddr>,
     ) -> Result<Result<(), AccountError>, crate::server::cluster::ClusterError> {
-        let (per_name, per_address) = self.limits;
+        let (per_name, per_address) = (self.names.limit(), self.addresses.limit());
         let mut wait = cluster.failure_wait("name", name_key, per_name, LOGIN_WINDOW).await?;
         if let (None, Some(ip)) = (wait, address) {
             wait = cluster.failure_wait("address", &ip.to_string(), per_address, LOGIN_WINDOW).await?;

@@ -48,6 +48,11 @@ impl<K: std::hash::Hash + Eq + Clone> Throttle<K> {
         Throttle { limit, window, failures: Mutex::new(HashMap::new()) }
     }
 
+    /// Failures allowed per window (0: no limit).
+    pub fn limit(&self) -> u32 {
+        self.limit
+    }
+
     /// Whether `address` may try now. An unknown address (no socket
     /// address came with the request) is never throttled.
     pub fn check(&self, address: Option<K>, now: Instant) -> Result<(), RetryAfter> {
