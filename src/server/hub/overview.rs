@@ -152,10 +152,11 @@ async fn read_changes(hub: &Hub, stale: BTreeSet<u64>, seen: &mut BTreeMap<u64, 
     let mut news = Vec::new();
     for (id, answer) in answers {
         let snapshot = answer.await.ok().flatten();
+        let json = snapshot.as_ref().map(|s| serde_json::to_string(s).unwrap_or_default());
         if hub.cluster().is_some() {
-            news.push((id, snapshot.as_ref().map(|s| serde_json::to_string(s).unwrap_or_default())));
+            news.push((id, json.clone()));
         }
-        read.push((id, snapshot));
+        read.push((id, snapshot.zip(json)));
     }
     // The other instances of a cluster hear of this one's changed tables.
     if let Some(cluster) = hub.cluster()
@@ -163,11 +164,14 @@ async fn read_changes(hub: &Hub, stale: BTreeSet<u64>, seen: &mut BTreeMap<u64, 
     {
         tracing::warn!(error = %e, "other instances could not be told of changed tables");
     }
-    let remote = remote.into_iter().map(|(id, s)| (id, Some(s)));
+    // Each snapshot is written as JSON once, for the news and the feeds alike.
+    let remote = remote.into_iter().map(|(id, s)| {
+        let json = serde_json::to_string(&s).unwrap_or_default();
+        (id, Some((s, json)))
+    });
     for (id, snapshot) in read.into_iter().chain(remote) {
         match snapshot {
-            Some(snapshot) => {
-                let json = serde_json::to_string(&snapshot).unwrap_or_default();
+            Some((snapshot, json)) => {
                 let split = Split::of(snapshot);
                 match seen.get(&id) {
                     Some(old) => patches.extend(SlotPatch::between_split(id, &old.split, &split)),
