@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::ws::Client;
+use common::ws::{Client, play_moves, until_playing};
 use common::{call, form, fresh_database, get, post_form};
 use serde_json::Value;
 
@@ -296,12 +296,7 @@ async fn a_killed_owner_s_game_is_taken_over_and_finished() {
     let blue_token = blue.expect("joined").await["reconnect_token"].as_str().unwrap().to_string();
     let mut watcher = Client::connect(cluster.addr(2), &format!("/ws/watch?game={id}")).await;
     // Red a1, Blue a3, Red b1: each seen by both before the kill.
-    for (who, q, r) in [(0, 0, 0), (1, 0, 2), (0, 1, 0)] {
-        let mover = if who == 0 { &mut red } else { &mut blue };
-        mover.play(q, r).await;
-        red.until("move").await;
-        blue.until("move").await;
-    }
+    play_moves(&mut red, &mut blue, &[(0, 0, 0), (1, 0, 2), (0, 1, 0)]).await;
     let before = loop {
         let s = watcher.until("state").await;
         if s["moves"].as_array().is_some_and(|m| m.len() == 3) {
@@ -321,25 +316,14 @@ async fn a_killed_owner_s_game_is_taken_over_and_finished() {
     let (mut red, seat) = resume(cluster.addr(1), id, &red_token).await;
     assert_eq!(seat["player"], -1);
     println!("take-over: Blue resumed through another instance {} ms after the owner was killed", took.as_millis());
-    let s = loop {
-        let s = red.until("state").await;
-        if s["phase"] == "playing" {
-            break s;
-        }
-    };
+    let s = until_playing(&mut red).await;
     assert_eq!(s["moves"], before["moves"], "no move lost");
     let blue_clock = s["seats"][1]["clock_ms"].as_u64().unwrap();
     let blue_before = before["seats"][1]["clock_ms"].as_u64().unwrap();
     assert!(blue_clock.abs_diff(blue_before) < 200, "Blue's clock stood still: {blue_before} then {blue_clock}");
     assert_eq!(s["turn"], 1);
     // Finish: Blue b3, Red c1, Blue c3, Red d1, Blue d3, Red e1 wins.
-    for (who, q, r) in [(1, 1, 2), (0, 2, 0), (1, 2, 2), (0, 3, 0), (1, 3, 2), (0, 4, 0)] {
-        let mover = if who == 0 { &mut red } else { &mut blue };
-        mover.play(q, r).await;
-        let m = red.until("move").await;
-        blue.until("move").await;
-        assert_eq!((m["q"].as_i64(), m["r"].as_i64()), (Some(q), Some(r)));
-    }
+    play_moves(&mut red, &mut blue, &[(1, 1, 2), (0, 2, 0), (1, 2, 2), (0, 3, 0), (1, 3, 2), (0, 4, 0)]).await;
     assert_eq!(red.until("game_over").await["winner"], -1);
     assert_eq!(archived_moves(&cluster.database, id).await, 9, "every move stored once");
 }
@@ -405,19 +389,10 @@ async fn a_stopping_owner_hands_its_game_over_at_once() {
     assert!(took < Duration::from_millis(2_900), "handed over in {} ms", took.as_millis());
     println!("rolling restart: Blue resumed through another instance {} ms after SIGTERM", took.as_millis());
     let (mut red, _) = resume(cluster.addr(1), id, &red_token).await;
-    let s = loop {
-        let s = red.until("state").await;
-        if s["phase"] == "playing" {
-            break s;
-        }
-    };
+    let s = until_playing(&mut red).await;
     assert_eq!(s["moves"].as_array().map(Vec::len), Some(1), "the move before the restart is kept");
-    for (who, q, r) in [(1, 0, 2), (0, 1, 0), (1, 1, 2), (0, 2, 0), (1, 2, 2), (0, 3, 0), (1, 3, 2), (0, 4, 0)] {
-        let mover = if who == 0 { &mut red } else { &mut blue };
-        mover.play(q, r).await;
-        red.until("move").await;
-        blue.until("move").await;
-    }
+    let rest = [(1, 0, 2), (0, 1, 0), (1, 1, 2), (0, 2, 0), (1, 2, 2), (0, 3, 0), (1, 3, 2), (0, 4, 0)];
+    play_moves(&mut red, &mut blue, &rest).await;
     assert_eq!(red.until("game_over").await["winner"], -1);
     assert_eq!(archived_moves(&cluster.database, id).await, 9, "every move stored once");
 }

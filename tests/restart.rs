@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::fresh_database;
-use common::ws::Client;
+use common::ws::{Client, play_moves};
 use serde_json::Value;
 
 fn free_port() -> u16 {
@@ -80,12 +80,7 @@ async fn kill_and_restart(url: &str, journal: Option<&str>) {
     let mut blue = Client::connect(addr, &format!("/ws/play?{query}&name=Bo")).await;
     let blue_token = blue.expect("joined").await["reconnect_token"].as_str().unwrap().to_string();
     // Red a1, Blue a2, Red b1: each acknowledged to both before the kill.
-    for (who, q, r) in [(0, 0, 0), (1, 0, 1), (0, 1, 0)] {
-        let mover = if who == 0 { &mut red } else { &mut blue };
-        mover.play(q, r).await;
-        red.until("move").await;
-        blue.until("move").await;
-    }
+    play_moves(&mut red, &mut blue, &[(0, 0, 0), (1, 0, 1), (0, 1, 0)]).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
     let before = loop {
         let s = state(&mut blue).await;
@@ -122,13 +117,7 @@ async fn kill_and_restart(url: &str, journal: Option<&str>) {
     assert!(blue_clock.abs_diff(blue_before) < 100, "Blue's clock is where it stood: {blue_before} then {blue_clock}");
     assert_eq!(s["turn"], 1);
     // Finish: Blue b2, Red c1, Blue c2, Red d1, Blue d2, Red e1 wins.
-    for (who, q, r) in [(1, 1, 1), (0, 2, 0), (1, 2, 1), (0, 3, 0), (1, 3, 1), (0, 4, 0)] {
-        let mover = if who == 0 { &mut red } else { &mut blue };
-        mover.play(q, r).await;
-        let m = red.until("move").await;
-        blue.until("move").await;
-        assert_eq!((m["q"].as_i64(), m["r"].as_i64()), (Some(q), Some(r)));
-    }
+    play_moves(&mut red, &mut blue, &[(1, 1, 1), (0, 2, 0), (1, 2, 1), (0, 3, 0), (1, 3, 1), (0, 4, 0)]).await;
     assert_eq!(red.until("game_over").await["winner"], -1);
 
     let pool = hexarena::server::database::open(Some(url), false).await.unwrap();

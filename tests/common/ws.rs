@@ -162,3 +162,25 @@ impl Client {
         let _ = self.ws.close(None).await;
     }
 }
+
+/// Plays `moves` in order, each `(who, q, r)` by Red's client (`who` 0) or
+/// Blue's (1), and waits until both have seen each one as it was played.
+pub async fn play_moves(red: &mut Client, blue: &mut Client, moves: &[(u8, i64, i64)]) {
+    for &(who, q, r) in moves {
+        let mover = if who == 0 { &mut *red } else { &mut *blue };
+        mover.play(q, r).await;
+        let seen = red.until("move").await;
+        blue.until("move").await;
+        assert_eq!((seen["q"].as_i64(), seen["r"].as_i64()), (Some(q), Some(r)));
+    }
+}
+
+/// Skips `state` messages until one whose game is being played; returns it.
+pub async fn until_playing(client: &mut Client) -> Value {
+    loop {
+        let s = client.until("state").await;
+        if s["phase"] == "playing" {
+            return s;
+        }
+    }
+}
