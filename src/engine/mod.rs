@@ -10,6 +10,7 @@
 // use; the machinery under it stays private to the engine.
 pub mod bench;
 pub mod cell;
+pub mod patterns;
 pub mod record;
 pub mod search;
 pub mod solver;

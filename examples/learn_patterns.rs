@@ -1,0 +1,147 @@
+//! Rebuilds the engine's learned move patterns (src/engine/patterns/
+//! patterns.txt) in two steps: hexarena plays itself, then the weights are
+//! fitted to its moves.
+//!
+//!     cargo run --release --example learn_patterns -- play GAMES ITERATIONS FILE [THREADS] [SEED]
+//!     cargo run --release --example learn_patterns -- fit FILE... > src/engine/patterns/patterns.txt
+//!
+//! `play` appends GAMES self-play games to FILE, one move list per line
+//! (`11x11 c4 f6 …`), on 9×9, 11×11 and 13×13 in turn. Each game opens on a
+//! random cell, then every move is the engine's best after ITERATIONS
+//! iterations (with the patterns it has, so each round learns from a
+//! stronger player). A game is cut where the search first proves the result:
+//! from there on the loser's moves say nothing.
+//!
+//! `fit` reads the games, makes one competition of each position after the
+//! opening (the empty cells, won by the one played), fits the weights by
+//! minorization-maximization and prints the pattern file, reporting on
+//! stderr how well the weights predict the moves.
+
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use hexarena::engine::patterns::Patterns;
+use hexarena::engine::patterns::mm::{Fitting, Sample, fit};
+use hexarena::engine::search::{SearchConfig, Searcher};
+use hexarena::engine::{Cell, Game, Move, Record};
+
+const SIZES: [u8; 3] = [9, 11, 13];
+
+/// Patterns seen fewer times than this among the candidates share the
+/// default weight (keeps the file small and its weights trustworthy).
+const MIN_SEEN: u32 = 40;
+
+/// One self-play game, cut at its first proof.
+fn self_play(size: u8, iterations: u64, seed: u64) -> Option<Game> {
+    let mut game = Game::new(size, false).ok()?;
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 16;
+    let opening = Cell::from_index((x % (size as u64 * size as u64)) as usize, size);
+    game.play(Move::Place(opening)).ok()?;
+    while game.winner().is_none() {
+        x = x.wrapping_add(1);
+        let config = SearchConfig { seed: seed ^ x, ..SearchConfig::default() };
+        let mut search = Searcher::new(game.position(), config).ok()?;
+        search.run(iterations);
+        if search.proven().is_some() {
+            break;
+        }
+        game.play(Move::Place(search.best_move()?)).ok()?;
+    }
+    Some(game)
+}
+
+fn play(args: &[String]) -> Result<(), String> {
+    let usage = "usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED]";
+    let games: u64 = args.first().and_then(|a| a.parse().ok()).ok_or(usage)?;
+    let iterations: u64 = args.get(1).and_then(|a| a.parse().ok()).ok_or(usage)?;
+    let path = args.get(2).ok_or(usage)?;
+    let threads: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
+    let seed: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {path}: {e}"))?;
+    let out = Mutex::new(file);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            let out = &out;
+            scope.spawn(move || {
+                for g in (t..games).step_by(threads as usize) {
+                    let size = SIZES[(g % SIZES.len() as u64) as usize];
+                    let Some(game) = self_play(size, iterations, seed.wrapping_mul(1_000_003).wrapping_add(g)) else {
+                        continue;
+                    };
+                    let line = Record::from_game(&game).to_text();
+                    if let Ok(mut f) = out.lock() {
+                        let _ = writeln!(f, "{line}");
+                    }
+                    eprintln!(
+                        "game {}: {} moves ({:.0} s)",
+                        g + 1,
+                        game.moves().len(),
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            });
+        }
+    });
+    Ok(())
+}
+
+fn fit_files(paths: &[String]) -> Result<(), String> {
+    if paths.is_empty() {
+        return Err("usage: learn_patterns fit FILE...".into());
+    }
+    let mut samples = Vec::new();
+    let mut games = 0;
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let record = Record::from_text(line, 11).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+            let game = record.to_game(false).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+            samples.extend(Sample::of_game(&game, 1));
+            games += 1;
+        }
+    }
+    let fitted = fit(&samples, Fitting { min_seen: MIN_SEEN, iterations: 60 });
+    let last = fitted.log_likelihood.last().copied().unwrap_or(f64::NAN);
+    eprintln!(
+        "{games} games, {} positions, {} patterns; mean log-likelihood {:.4} → {last:.4}; \
+         played move heaviest {:.1}%, in the ten heaviest {:.1}%",
+        samples.len(),
+        fitted.patterns.len(),
+        fitted.log_likelihood.first().copied().unwrap_or(f64::NAN),
+        100.0 * fitted.top_one,
+        100.0 * fitted.top_ten,
+    );
+    let comment = format!(
+        "Learned move patterns of hexarena's engine (see src/engine/patterns/).\n\
+         Rebuilt by examples/learn_patterns.rs from {games} self-play games ({} positions);\n\
+         the played move had the heaviest pattern in {:.1}% of positions.",
+        samples.len(),
+        100.0 * fitted.top_one
+    );
+    print!("{}", fitted.patterns.to_text(&comment));
+    // What was printed must read back as the same table.
+    let text = fitted.patterns.to_text("");
+    Patterns::parse(&text).map(|_| ()).map_err(|e| format!("the fitted table does not read back: {e}"))
+}
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("play") => play(&args[1..]),
+        Some("fit") => fit_files(&args[1..]),
+        _ => Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] | fit FILE...".into()),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("learn_patterns: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

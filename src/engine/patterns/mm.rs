@@ -1,0 +1,201 @@
+//! Learning pattern weights from games: the generalised Bradley–Terry model
+//! of Coulom's "Computing Elo ratings of move patterns in the game of Go"
+//! (2007), fitted by minorization-maximization.
+//!
+//! Each position of a training game is a competition among its empty cells,
+//! won by the cell that was played; a cell's strength is the weight γ of its
+//! pattern, and the model says a cell wins with probability γ / Σγ. With one
+//! pattern per cell the MM update has a closed form:
+//! γᵢ ← Wᵢ / Σⱼ (cᵢⱼ / Eⱼ), with Wᵢ the wins of pattern i, cᵢⱼ how many
+//! candidates of competition j have it and Eⱼ = Σₖ cₖⱼγₖ. A prior of one
+//! win and one loss against a pattern of weight 1 keeps rare patterns near 1.
+
+use std::collections::HashMap;
+
+use super::super::cell::Cell;
+use super::super::game::{Game, Move};
+use super::super::position::Position;
+use super::{Patterns, Shapes, shape};
+
+/// One position of a training game: the patterns of the empty cells (as the
+/// side to move sees them) and which of them was played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub chosen: u64,
+    pub candidates: Vec<u64>,
+}
+
+impl Sample {
+    /// The competition of `position` (side to move) won by `played`.
+    pub fn of(shapes: &mut Shapes, position: &Position, played: Cell) -> Sample {
+        shapes.load_position(position);
+        let n = position.size();
+        let pattern = |cell: Cell| shape::canonical(shapes.loaded(cell.index(n)));
+        Sample { chosen: pattern(played), candidates: position.empty_cells().map(pattern).collect() }
+    }
+
+    /// The competitions of a game's stones from move `from` on (a swap
+    /// ends the list: what follows is still fine, but rare enough not to
+    /// matter).
+    pub fn of_game(game: &Game, from: usize) -> Vec<Sample> {
+        let mut shapes = Shapes::new(game.size());
+        let mut samples = Vec::new();
+        for (i, m) in game.moves().iter().enumerate() {
+            let Move::Place(cell) = m else { break };
+            if i >= from {
+                samples.push(Sample::of(&mut shapes, game.prefix(i).position(), *cell));
+            }
+        }
+        samples
+    }
+}
+
+/// How to fit.
+#[derive(Clone, Copy, Debug)]
+pub struct Fitting {
+    /// A pattern seen among the candidates fewer times than this shares the
+    /// file's default weight.
+    pub min_seen: u32,
+    /// MM iterations.
+    pub iterations: u32,
+}
+
+/// What the fit achieved, for the command's report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fitted {
+    pub patterns: Patterns,
+    /// Mean log-likelihood of the chosen moves, per position, after each
+    /// iteration.
+    pub log_likelihood: Vec<f64>,
+    /// Positions whose played cell had the heaviest pattern (ties shared).
+    pub top_one: f64,
+    /// Positions whose played cell was among the ten heaviest.
+    pub top_ten: f64,
+}
+
+/// Competitions with patterns replaced by dense ids (0: the rare ones).
+struct Competitions {
+    chosen: Vec<u32>,
+    /// `(id, count)` pairs of each competition.
+    members: Vec<Vec<(u32, u32)>>,
+    patterns: Vec<u64>,
+}
+
+fn index(samples: &[Sample], min_seen: u32) -> Competitions {
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    for s in samples {
+        for &p in &s.candidates {
+            *seen.entry(p).or_default() += 1;
+        }
+    }
+    let mut patterns: Vec<u64> = seen.iter().filter(|(_, n)| **n >= min_seen).map(|(p, _)| *p).collect();
+    patterns.sort_unstable();
+    let ids: HashMap<u64, u32> = patterns.iter().enumerate().map(|(i, p)| (*p, i as u32 + 1)).collect();
+    let id = |p: u64| ids.get(&p).copied().unwrap_or(0);
+    let mut chosen = Vec::with_capacity(samples.len());
+    let mut members = Vec::with_capacity(samples.len());
+    for s in samples {
+        let mut counts: HashMap<u32, u32> = HashMap::new();
+        for &p in &s.candidates {
+            *counts.entry(id(p)).or_default() += 1;
+        }
+        let mut list: Vec<(u32, u32)> = counts.into_iter().collect();
+        list.sort_unstable();
+        chosen.push(id(s.chosen));
+        members.push(list);
+    }
+    Competitions { chosen, members, patterns }
+}
+
+/// Fits pattern weights to `samples` (whose chosen pattern must be among
+/// their candidates).
+pub fn fit(samples: &[Sample], fitting: Fitting) -> Fitted {
+    let c = index(samples, fitting.min_seen);
+    let k = c.patterns.len() + 1;
+    let mut wins = vec![1.0f64; k];
+    for &w in &c.chosen {
+        wins[w as usize] += 1.0;
+    }
+    let mut gamma = vec![1.0f64; k];
+    let mut log_likelihood = Vec::new();
+    for _ in 0..fitting.iterations {
+        let mut denominator: Vec<f64> = gamma.iter().map(|g| 2.0 / (g + 1.0)).collect();
+        let mut ll = 0.0;
+        for (members, &chosen) in c.members.iter().zip(&c.chosen) {
+            let total: f64 = members.iter().map(|&(i, n)| n as f64 * gamma[i as usize]).sum();
+            ll += (gamma[chosen as usize] / total).ln();
+            for &(i, n) in members {
+                denominator[i as usize] += n as f64 / total;
+            }
+        }
+        for i in 0..k {
+            gamma[i] = wins[i] / denominator[i];
+        }
+        log_likelihood.push(ll / samples.len().max(1) as f64);
+    }
+    let (top_one, top_ten) = ranks(&c, &gamma);
+    // Weights relative to the rare patterns' shared weight.
+    let base = gamma[0];
+    let patterns = Patterns::new(c.patterns.iter().zip(&gamma[1..]).map(|(p, g)| (*p, (g / base) as f32)), 1.0);
+    Fitted { patterns, log_likelihood, top_one, top_ten }
+}
+
+/// Shares of competitions won by the heaviest and a top-ten candidate.
+fn ranks(c: &Competitions, gamma: &[f64]) -> (f64, f64) {
+    let (mut one, mut ten) = (0.0, 0.0);
+    for (members, &chosen) in c.members.iter().zip(&c.chosen) {
+        let g = gamma[chosen as usize];
+        let heavier: u32 = members.iter().filter(|&&(i, _)| gamma[i as usize] > g).map(|&(_, n)| n).sum();
+        let equal: u32 = members.iter().filter(|&&(i, _)| gamma[i as usize] == g).map(|&(_, n)| n).sum();
+        if heavier == 0 {
+            one += 1.0 / equal.max(1) as f64;
+        }
+        if heavier < 10 {
+            ten += (10 - heavier).min(equal) as f64 / equal.max(1) as f64;
+        }
+    }
+    let n = c.chosen.len().max(1) as f64;
+    (one / n, ten / n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pattern_always_chosen_outweighs_one_never_chosen() {
+        // Pattern 1 wins every competition against two of pattern 2.
+        let samples: Vec<Sample> = (0..50).map(|_| Sample { chosen: 1, candidates: vec![1, 2, 2] }).collect();
+        let fitted = fit(&samples, Fitting { min_seen: 1, iterations: 50 });
+        let (a, b) = (fitted.patterns.weight(1), fitted.patterns.weight(2));
+        assert!(a > 20.0 * b, "{a} vs {b}");
+        assert_eq!(fitted.top_one, 1.0);
+        // The likelihood only grows.
+        assert!(fitted.log_likelihood.windows(2).all(|w| w[1] >= w[0] - 1e-9));
+    }
+
+    #[test]
+    fn weights_follow_the_share_of_choices() {
+        // Against each other, 3 chosen 3 times as often as 4: the fitted
+        // ratio is close to 3 (the prior pulls it a little towards 1).
+        let mut samples = Vec::new();
+        for i in 0..400 {
+            let chosen = if i % 4 == 0 { 4 } else { 3 };
+            samples.push(Sample { chosen, candidates: vec![3, 4] });
+        }
+        let fitted = fit(&samples, Fitting { min_seen: 1, iterations: 100 });
+        let ratio = fitted.patterns.weight(3) / fitted.patterns.weight(4);
+        assert!((2.7..3.1).contains(&ratio), "{ratio}");
+    }
+
+    #[test]
+    fn rare_patterns_share_the_default_weight() {
+        let mut samples = vec![Sample { chosen: 7, candidates: vec![7, 8] }];
+        samples.extend((0..30).map(|_| Sample { chosen: 5, candidates: vec![5, 6] }));
+        let fitted = fit(&samples, Fitting { min_seen: 5, iterations: 30 });
+        assert_eq!(fitted.patterns.len(), 2);
+        assert_eq!(fitted.patterns.weight(7), 1.0);
+        assert_eq!(fitted.patterns.weight(8), 1.0);
+        assert!(fitted.patterns.weight(5) > fitted.patterns.weight(6));
+    }
+}

@@ -1,0 +1,113 @@
+use super::shape::{canonical, half_turn};
+use super::*;
+use crate::engine::{Cell, Record};
+
+fn error_of(text: &str) -> PatternsError {
+    Patterns::parse(text).expect_err("a broken file")
+}
+
+#[test]
+fn the_builtin_file_loads_and_lists_learned_patterns() {
+    let parsed = Patterns::parse(BUILTIN).expect("the shipped pattern file reads");
+    assert!(parsed.len() >= 1000, "only {} patterns", parsed.len());
+    assert_eq!(&parsed, Patterns::builtin());
+    // Learned weights differ from one another, or they would teach nothing.
+    let mut weights: Vec<f32> = parsed.weights.values().copied().collect();
+    weights.sort_by(f32::total_cmp);
+    assert!(weights[weights.len() - 1] > 20.0 * weights[0]);
+}
+
+#[test]
+fn a_table_reads_back_from_its_text() {
+    let table = Patterns::new([(canonical(0x15), 2.5), (canonical(0x2a << 12), 0.125)], 0.75);
+    let text = table.to_text("two patterns\nfor a test");
+    assert!(text.starts_with("# two patterns\n# for a test\nhexarena-patterns 1\n"));
+    assert_eq!(Patterns::parse(&text), Ok(table));
+}
+
+#[test]
+fn broken_files_are_refused_with_the_line_at_fault() {
+    let e = error_of("hexarena-patterns 2\ndefault 1\n");
+    assert_eq!((e.line, e.problem), (1, PatternsProblem::Header));
+    assert_eq!(error_of("").problem, PatternsProblem::Header);
+    let e = error_of("# note\nhexarena-patterns 1\ndefault 1\n15\n");
+    assert_eq!((e.line, e.problem), (4, PatternsProblem::Fields));
+    let e = error_of("hexarena-patterns 1\ndefault 1\n15 -2\n");
+    assert_eq!((e.line, e.problem), (3, PatternsProblem::Weight));
+    assert_eq!(error_of("hexarena-patterns 1\ndefault NaN\n").problem, PatternsProblem::Weight);
+    // Not hexadecimal, a neighbour coded 3, past 36 bits, not canonical.
+    for bad in ["zz", "3", "1000000000", &format!("{:x}", half_turn(1).max(1))] {
+        let e = error_of(&format!("hexarena-patterns 1\ndefault 1\n{bad} 1\n"));
+        assert_eq!((e.line, e.problem), (3, PatternsProblem::Pattern), "{bad}");
+    }
+    let e = error_of("hexarena-patterns 1\ndefault 1\n1 2\n1 3\n");
+    assert_eq!((e.line, e.problem), (4, PatternsProblem::Duplicate));
+    let e = error_of("hexarena-patterns 1\n1 2\n");
+    assert_eq!((e.line, e.problem), (0, PatternsProblem::NoDefault));
+    assert!(e.to_string().contains("no 'default' weight"));
+}
+
+/// The weight of every empty cell of `text`'s position for its mover.
+fn weights_of(text: &str, n: u8) -> Vec<(Cell, f32)> {
+    let game = Record::from_text(text, n).unwrap().to_game(false).unwrap();
+    let mut shapes = Shapes::new(n);
+    shapes.load_position(game.position());
+    game.position()
+        .empty_cells()
+        .map(|c| (c, Patterns::builtin().weight(canonical(shapes.loaded(c.index(n))))))
+        .collect()
+}
+
+#[test]
+fn a_position_and_its_half_turn_weigh_every_cell_alike() {
+    let n = 9;
+    let moves = ["e5", "d6", "c7", "f4", "g3", "b8", "e3"];
+    let turned: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            let c = Cell::parse(m, n).unwrap();
+            Cell::new(n - 1 - c.q, n - 1 - c.r).to_string()
+        })
+        .collect();
+    let a = weights_of(&format!("9x9 {}", moves.join(" ")), n);
+    let b = weights_of(&format!("9x9 {}", turned.join(" ")), n);
+    for (cell, weight) in a {
+        let t = Cell::new(n - 1 - cell.q, n - 1 - cell.r);
+        let other = b.iter().find(|(c, _)| *c == t).map(|(_, w)| *w);
+        assert_eq!(other, Some(weight), "{cell} and {t}");
+    }
+}
+
+/// The rank (0: heaviest) of `cell` among the position's empty cells.
+fn rank_of(text: &str, n: u8, cell: &str) -> usize {
+    let weights = weights_of(text, n);
+    let target = Cell::parse(cell, n).unwrap();
+    let own = weights.iter().find(|(c, _)| *c == target).map(|(_, w)| *w).unwrap();
+    weights.iter().filter(|(_, w)| *w > own).count()
+}
+
+/// The distance in steps between two cells of the hex grid.
+fn distance(a: Cell, b: Cell) -> i32 {
+    let (dq, dr) = (a.q as i32 - b.q as i32, a.r as i32 - b.r as i32);
+    (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
+}
+
+#[test]
+fn the_priors_of_a_fixed_position_rank_the_fight_first() {
+    // Blue's answers to a centre stone: the six heaviest cells lie within
+    // two steps of it, the heaviest at a bridge's distance (g4, c6), and
+    // Blue's own edge rows weigh almost nothing.
+    let e5 = Cell::parse("e5", 9).unwrap();
+    let mut w = weights_of("9x9 e5", 9);
+    w.sort_by(|a, b| b.1.total_cmp(&a.1));
+    assert!(w[..6].iter().all(|(c, _)| distance(*c, e5) <= 2), "{w:?}");
+    let heaviest = w[0].1;
+    assert!(w.iter().filter(|(c, _)| c.r == 0 || c.r == 8).all(|(_, x)| *x < heaviest / 100.0));
+    assert_eq!(rank_of("9x9 e5", 9, "g4"), 0);
+    assert_eq!(rank_of("9x9 e5", 9, "c6"), 0);
+    // Blue has blocked at d5: Red's d6, the cell touching both stones on
+    // Blue's way, is the heaviest, far above a cell of open board.
+    assert_eq!(rank_of("9x9 e5 d5", 9, "d6"), 0);
+    let weight = |cell: &str| weights_of("9x9 e5 d5", 9).into_iter().find(|(c, _)| c.to_string() == cell).unwrap().1;
+    assert!(weight("d6") > 10.0 * weight("b2"), "{} {}", weight("d6"), weight("b2"));
+}
