@@ -6,8 +6,9 @@
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Registers the worker's message handler; the loader calls it once the
-/// bundle is instantiated inside the worker.
+/// bundle is instantiated inside the worker, with the text of the learned
+/// pattern file it fetched (empty if it could not).
 #[wasm_bindgen]
-pub fn start_engine_worker() {
-    hexarena::engine_worker::worker::register();
+pub fn start_engine_worker(patterns: String) {
+    hexarena::engine_worker::worker::register(&patterns);
 }

@@ -7,17 +7,23 @@
 //!     cargo run --release --example tune_match -- SIZE MS_PER_MOVE CHALLENGER [BASELINE] [SHARD/SHARDS]
 //!
 //! Settings are `name=value` pairs joined by commas, changing the engine's
-//! defaults: `exploration`, `rave_bias`, `expand_after`, `knowledge_after`
-//! (`-` for the defaults). The knowledge match of issue 27 was
+//! defaults: `exploration`, `rave_bias`, `expand_after`, `knowledge_after`,
+//! `prior_weight`, `patterns` (`none`, `builtin` or a file), and `reuse`
+//! (`true`: keep the tree from move to move, as the GTP engine and the
+//! worker do) (`-` for the defaults). The knowledge match of issue 27 was
 //! `tune_match 9 100 knowledge_after=128 knowledge_after=0`.
 
 use std::time::{Duration, Instant};
 
-use hexarena::engine::search::{SearchConfig, Searcher};
+use hexarena::engine::patterns::Patterns;
+use hexarena::engine::search::{Following, SearchConfig};
 use hexarena::engine::{Cell, Color, Game, Move};
 
 struct Side {
     config: SearchConfig,
+    /// Whether the side keeps its tree from move to move.
+    reuse: bool,
+    following: Following,
     iterations: u64,
     seconds: f64,
 }
@@ -25,11 +31,15 @@ struct Side {
 /// The side's move after thinking `budget` of wall time.
 fn think(side: &mut Side, game: &Game, budget: Duration) -> Cell {
     let started = Instant::now();
-    let mut search = Searcher::new(game.position(), side.config).expect("a game in progress");
+    if !side.reuse {
+        side.following = Following::new();
+    }
+    let search = side.following.search(game, side.config).expect("a game in progress");
+    let before = search.iterations();
     while started.elapsed() < budget && search.proven().is_none() {
         search.run(64);
     }
-    side.iterations += search.iterations();
+    side.iterations += search.iterations() - before;
     side.seconds += started.elapsed().as_secs_f64();
     search.best_move().expect("a move")
 }
@@ -54,9 +64,25 @@ fn wilson(wins: f64, n: f64) -> (f64, f64) {
     (centre - half, centre + half)
 }
 
-/// The engine's defaults changed by `spec` (`name=value,…`, or `-`).
-fn settings(spec: &str) -> Result<SearchConfig, String> {
+/// `none`, `builtin` or a pattern file's path.
+fn patterns(value: &str) -> Result<Option<&'static Patterns>, String> {
+    match value {
+        "none" => Ok(None),
+        "builtin" => Ok(Some(Patterns::builtin())),
+        path => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("patterns: cannot read {path}: {e}"))?;
+            let parsed = Patterns::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+            // One table for the whole match.
+            Ok(Some(Box::leak(Box::new(parsed))))
+        }
+    }
+}
+
+/// The engine's defaults changed by `spec` (`name=value,…`, or `-`), and
+/// whether the side keeps its tree between moves.
+fn settings(spec: &str) -> Result<(SearchConfig, bool), String> {
     let mut config = SearchConfig::default();
+    let mut reuse = false;
     for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty() && *p != "-") {
         let (name, value) = pair.split_once('=').ok_or(format!("'{pair}' is not name=value"))?;
         let bad = |e: &dyn std::fmt::Display| format!("{name}: '{value}' is not a number ({e})");
@@ -65,10 +91,13 @@ fn settings(spec: &str) -> Result<SearchConfig, String> {
             "rave_bias" => config.rave_bias = value.parse().map_err(|e| bad(&e))?,
             "expand_after" => config.expand_after = value.parse().map_err(|e| bad(&e))?,
             "knowledge_after" => config.knowledge_after = value.parse().map_err(|e| bad(&e))?,
+            "prior_weight" => config.prior_weight = value.parse().map_err(|e| bad(&e))?,
+            "patterns" => config.patterns = patterns(value)?,
+            "reuse" => reuse = value.parse().map_err(|e| bad(&e))?,
             other => return Err(format!("unknown setting '{other}'")),
         }
     }
-    Ok(config)
+    Ok((config, reuse))
 }
 
 fn main() -> std::process::ExitCode {
@@ -92,8 +121,14 @@ fn main() -> std::process::ExitCode {
         .filter(|&(a, b)| a < b)
         .unwrap_or((0, 1));
     let budget = Duration::from_millis(ms);
-    let mut with = Side { config: on, iterations: 0, seconds: 0.0 };
-    let mut without = Side { config: off, iterations: 0, seconds: 0.0 };
+    let side = |(config, reuse): (SearchConfig, bool)| Side {
+        config,
+        reuse,
+        following: Following::new(),
+        iterations: 0,
+        seconds: 0.0,
+    };
+    let (mut with, mut without) = (side(on), side(off));
     let cells: Vec<Cell> = (0..size as usize * size as usize).map(|i| Cell::from_index(i, size)).collect();
     let (mut wins, mut games) = (0u32, 0u32);
     for (i, &opening) in cells.iter().enumerate().filter(|(i, _)| i % shards == shard) {

@@ -34,15 +34,24 @@ rm -rf "$out"
 mkdir -p "$out"
 cp "$work/hexarena_engine_bg.wasm" "$out/$wasm"
 cp "$work/hexarena_engine.js" "$out/$glue"
+# The learned patterns travel beside the bundle, not inside it: fetched
+# once, then cached for good like the bundle (their name has their hash).
+patterns="patterns.$(hash src/engine/patterns/patterns.txt).txt"
+cp src/engine/patterns/patterns.txt "$out/$patterns"
 cat >"$work/loader.js" <<JS
-// Starts hexarena's engine worker: loads the worker's own WASM bundle,
-// then registers its message handler (see src/engine_worker).
+// Starts hexarena's engine worker: loads the worker's own WASM bundle and
+// its learned patterns together, then registers its message handler (see
+// src/engine_worker). Without the patterns the engine still plays.
 import init, { start_engine_worker } from './$glue';
 
+const patterns = fetch(new URL('./$patterns', import.meta.url))
+  .then((r) => (r.ok ? r.text() : ''))
+  .catch(() => '');
 await init({ module_or_path: new URL('./$wasm', import.meta.url) });
-start_engine_worker();
+start_engine_worker(await patterns);
 JS
 loader="engine-worker.$(hash "$work/loader.js").js"
 cp "$work/loader.js" "$out/$loader"
 printf '{"loader":"/engine/%s"}\n' "$loader" >"$out/manifest.json"
-printf 'engine worker: %s (%s bytes), %s\n' "$wasm" "$(stat -c %s "$out/$wasm")" "$loader"
+printf 'engine worker: %s (%s bytes), %s (%s bytes), %s\n' "$wasm" "$(stat -c %s "$out/$wasm")" \
+  "$patterns" "$(stat -c %s "$out/$patterns")" "$loader"

@@ -13,8 +13,21 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use hexarena::engine::search::{SearchConfig, Searcher};
+use std::sync::OnceLock;
+
+use hexarena::engine::patterns::{BUILTIN, Patterns};
+use hexarena::engine::search::{Level, SearchConfig, Searcher};
 use hexarena::engine::{Game, Move};
+
+/// The settings of the worker's searches at the easier levels, where the
+/// learned patterns guide the search, with the patterns read from the
+/// file's text as the worker reads the file it fetched (WebAssembly builds
+/// have no patterns by default).
+fn config(seed: u64) -> SearchConfig {
+    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
+    let patterns = PATTERNS.get_or_init(|| Patterns::parse(BUILTIN).expect("the shipped pattern file reads"));
+    SearchConfig { patterns: Some(patterns), ..Level::Casual.search_config(seed) }
+}
 
 /// Positions (size, moves), each searched with a seed and an iteration count.
 const CASES: [(u8, &str, u64, u64); 5] = [
@@ -29,10 +42,10 @@ const CASES: [(u8, &str, u64, u64); 5] = [
 /// next two moves' visits and the principal variation.
 const RECORDED: [&str; 5] = [
     "c3 1 |  | c3",
-    "c3 3235 | 542 143 | c3 b4 b2 c2 b3 f1 b1 a1",
-    "d5 2754 | 2667 229 | d5 e3 b3 d7 e1",
-    "d8 519 | 311 293 | d8 b10 i6 k2",
-    "e6 4834 | 572 271 | e6 e8 f7 g2 f10 d7 a1",
+    "c4 3554 | 159 139 | c4 e4 e3 g2 g1 f2 f1 b4 f4 e2",
+    "c5 2466 | 1439 389 | c5 d5 b7 b5 i5 d3",
+    "c11 336 | 332 310 | c11 f3 b10 d10",
+    "e6 2342 | 795 630 | e6 e8 f7 f8 d3 e11 c8",
 ];
 
 fn game(size: u8, moves: &str) -> Game {
@@ -43,8 +56,7 @@ fn game(size: u8, moves: &str) -> Game {
 /// The case's search, as one line.
 fn answer(case: (u8, &str, u64, u64)) -> String {
     let (size, moves, seed, iterations) = case;
-    let mut searcher = Searcher::new(game(size, moves).position(), SearchConfig { seed, ..SearchConfig::default() })
-        .expect("a position in play");
+    let mut searcher = Searcher::new(game(size, moves).position(), config(seed)).expect("a position in play");
     searcher.run(iterations);
     let analysis = searcher.analysis(3);
     let best = &analysis.moves[0];

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
 use crate::engine::search::level::{choose_move_with, wants_swap};
-use crate::engine::search::{Level, SearchConfig, Searcher};
+use crate::engine::search::{Following, Level, SearchConfig, Searcher};
 use crate::engine::{Cell, Color, Game, MAX_SIZE, MIN_SIZE, Move};
 
 /// How the engine spends its thinking.
@@ -59,6 +59,8 @@ pub struct Gtp {
     game: Game,
     options: GtpOptions,
     moves_generated: u64,
+    /// The last search, kept for the next move of the same game.
+    following: Following,
 }
 
 /// What a command asks of the session loop.
@@ -76,7 +78,7 @@ impl Gtp {
     /// A session on an empty 11×11 board.
     pub fn new(options: GtpOptions) -> Gtp {
         let game = Game::new(11, options.swap).unwrap_or_else(|_| unreachable!("11 is a valid size"));
-        Gtp { game, options, moves_generated: 0 }
+        Gtp { game, options, moves_generated: 0, following: Following::new() }
     }
 
     /// Reads commands from `input` until `quit` or the end, answering on
@@ -230,13 +232,13 @@ impl Gtp {
 
     /// The best move after searching for `limit` on the session's clock
     /// (wall time, or this thread's CPU time).
-    fn think_for(&self, limit: Duration, seed: u64) -> Option<Move> {
+    fn think_for(&mut self, limit: Duration, seed: u64) -> Option<Move> {
         // Checked when the session was configured; wall time is the fallback.
         let clock = ThinkingClock::start(self.options.clock).unwrap_or(ThinkingClock::Wall(Instant::now()));
         if wants_swap(&self.game) {
             return Some(Move::Swap);
         }
-        let mut s = Searcher::new(self.game.position(), SearchConfig { seed, ..SearchConfig::default() }).ok()?;
+        let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
         while clock.elapsed() < limit && s.proven().is_none() {
             s.run(256);
         }

@@ -2,16 +2,19 @@
 //! after each, and yields to its event loop between slices so that a new
 //! request or a stop is seen at once.
 
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use gloo_worker::{HandlerId, Registrable, Worker, WorkerScope};
 
 use super::protocol::{EngineRequest, EngineUpdate, GameSpec};
 use crate::engine::bench::{Clock, uniform_playouts_on};
+use crate::engine::patterns::Patterns;
+use crate::engine::search::follow::continuation;
 use crate::engine::search::level::{pick, wants_swap};
 use crate::engine::search::{Level, SearchConfig, Searcher};
 use crate::engine::solver::{Prover, Verdict};
-use crate::engine::{Cell, Color, MAX_SIZE, MIN_SIZE, Move};
+use crate::engine::{Color, MAX_SIZE, MIN_SIZE, Move};
 
 /// Memory bound of one search tree in the browser (a page runs up to two
 /// workers).
@@ -27,11 +30,37 @@ const SOLVER_LIMIT: u64 = 400_000;
 /// Target length of one slice of search.
 const SLICE_MS: f64 = 40.0;
 
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console)]
+    fn warn(message: &str);
+}
+
+/// The learned patterns the worker's searches use, read once at start.
+static PATTERNS: OnceLock<Option<Patterns>> = OnceLock::new();
+
 /// Starts answering the page's requests. Called by the worker bundle's
-/// entry point (engine-worker/) once its WASM is loaded inside the worker.
-pub fn register() {
+/// entry point (engine-worker/) once its WASM is loaded inside the worker,
+/// with the pattern file's text that its loader fetched.
+pub fn register(patterns: &str) {
     console_error_panic_hook::set_once();
+    let parsed = match Patterns::parse(patterns) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            // The engine still plays without them, only weaker.
+            warn(&format!("engine worker: no learned patterns ({e})"));
+            None
+        }
+    };
+    let _ = PATTERNS.set(parsed);
     EngineWorker::registrar().register();
+}
+
+/// The settings of the worker's searches: a level's for its moves, the
+/// defaults for analysis; with the patterns the worker fetched.
+fn worker_config(seed: u64, level: Option<Level>) -> SearchConfig {
+    let base = level.map_or_else(|| SearchConfig { seed, ..SearchConfig::default() }, |l| l.search_config(seed));
+    SearchConfig { memory_bytes: WORKER_TREE_BYTES, patterns: PATTERNS.get().and_then(Option::as_ref), ..base }
 }
 
 struct JsClock;
@@ -131,20 +160,20 @@ impl Worker for EngineWorker {
             scope.respond(who, EngineUpdate::Moved { job: id, chosen: Move::Swap });
             return;
         }
-        let seed = match task {
-            Task::Move { seed, .. } => seed,
-            Task::Analyze { .. } => id,
+        let (seed, level) = match task {
+            Task::Move { seed, level, .. } => (seed, Some(level)),
+            Task::Analyze { .. } => (id, None),
         };
         let reused = self.previous.take().and_then(|(old, mut searcher)| {
-            let extra = continuation(&old, &spec)?;
+            if old.size != spec.size || old.swap != spec.swap {
+                return None;
+            }
+            let extra = continuation(&old.moves, &spec.moves)?;
             searcher.advance(&extra).then_some(searcher)
         });
         let searcher = match reused {
             Some(s) => Ok(s),
-            None => Searcher::new(
-                game.position(),
-                SearchConfig { seed, memory_bytes: WORKER_TREE_BYTES, ..SearchConfig::default() },
-            ),
+            None => Searcher::new(game.position(), worker_config(seed, level)),
         };
         let prover = match task {
             Task::Analyze { .. } if game.position().empty_cells().count() <= SOLVER_EMPTIES => {
@@ -241,19 +270,4 @@ impl Worker for EngineWorker {
             schedule(scope, id);
         }
     }
-}
-
-/// The stones played after `old` to reach `new`, when `new` continues `old`
-/// on the same board with stones only (a swap rebuilds the position).
-fn continuation(old: &GameSpec, new: &GameSpec) -> Option<Vec<Cell>> {
-    if old.size != new.size || old.swap != new.swap || !new.moves.starts_with(&old.moves) {
-        return None;
-    }
-    new.moves[old.moves.len()..]
-        .iter()
-        .map(|m| match m {
-            Move::Place(c) => Some(*c),
-            Move::Swap => None,
-        })
-        .collect()
 }

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Analysis, SearchConfig, Searcher};
+use super::{Analysis, DEFAULT_PRIOR_WEIGHT, SearchConfig, Searcher};
 use crate::engine::cell::Cell;
 use crate::engine::game::{Game, Move};
 use crate::engine::rng::Rng;
@@ -25,6 +25,9 @@ pub enum Level {
     Max,
 }
 
+/// The weight of the learned patterns' priors at the easier levels.
+pub const LEVEL_PRIOR_WEIGHT: f32 = 1.0;
+
 /// Every level, weakest first.
 pub const LEVELS: [Level; 4] = [Level::Beginner, Level::Casual, Level::Strong, Level::Max];
 
@@ -37,6 +40,17 @@ impl Level {
             Level::Strong => 30_000,
             Level::Max => 200_000,
         }
+    }
+
+    /// The search settings of this level: the learned patterns' priors
+    /// guide the small budgets of the easier levels, where they were
+    /// measured to help (docs/benchmarks.md), and stay off above.
+    pub fn search_config(self, seed: u64) -> SearchConfig {
+        let prior_weight = match self {
+            Level::Beginner | Level::Casual => LEVEL_PRIOR_WEIGHT,
+            Level::Strong | Level::Max => DEFAULT_PRIOR_WEIGHT,
+        };
+        SearchConfig { seed, prior_weight, ..SearchConfig::default() }
     }
 
     /// How sharply the move is picked by visit count: higher is greedier,
@@ -123,8 +137,7 @@ pub fn choose_move_with(game: &Game, level: Level, seed: u64, iterations: u64) -
     if wants_swap(game) {
         return Some(Move::Swap);
     }
-    let config = SearchConfig { seed, ..SearchConfig::default() };
-    let mut searcher = Searcher::new(game.position(), config).ok()?;
+    let mut searcher = Searcher::new(game.position(), level.search_config(seed)).ok()?;
     searcher.run(iterations);
     pick(&searcher.analysis(8), level, seed).map(Move::Place)
 }

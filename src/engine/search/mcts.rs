@@ -9,6 +9,8 @@
 
 use super::super::bits::{Bits, Masks};
 use super::super::color::Color;
+use super::super::patterns::Shapes;
+use super::super::patterns::shape::canonical;
 use super::super::playout::{BridgePlayouts, members};
 use super::super::rng::Rng;
 use super::super::solver::{Knowledge, Known};
@@ -26,6 +28,8 @@ pub(crate) struct Edge {
     pub amaf_visits: u32,
     pub amaf_wins: f32,
     pub child: u32,
+    /// The move's probability under the learned patterns (0 without them).
+    pub prior: f32,
 }
 
 /// A position in the tree.
@@ -68,6 +72,8 @@ pub(crate) struct Mcts<B: Bits> {
     last_full: Option<Stones<B>>,
     /// The solver's fast checks, when the config asks for them.
     knowledge: Option<Knowledge<B>>,
+    /// The board's neighbourhoods, when the config has patterns.
+    shapes: Option<Shapes>,
 }
 
 impl<B: Bits> Mcts<B> {
@@ -95,6 +101,8 @@ impl<B: Bits> Mcts<B> {
             empties: Vec::with_capacity(cells),
             last_full: None,
             knowledge: (config.knowledge_after > 0).then(|| Knowledge::new(size)),
+            // A zero weight makes priors pointless: do not pay for them.
+            shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
         };
         m.nodes.push(Node::new());
         m.expand(0, &root);
@@ -170,13 +178,39 @@ impl<B: Bits> Mcts<B> {
         let first_edge = self.edges.len() as u32;
         members(candidates, self.cells, &mut self.empties);
         for &cell in &self.empties {
-            self.edges.push(Edge { cell, visits: 0, wins: 0.0, amaf_visits: 0, amaf_wins: 0.0, child: NONE });
+            self.edges.push(Edge {
+                cell,
+                visits: 0,
+                wins: 0.0,
+                amaf_visits: 0,
+                amaf_wins: 0.0,
+                child: NONE,
+                prior: 0.0,
+            });
+        }
+        if count > 1 {
+            self.set_priors(first_edge as usize, stones);
         }
         let n = &mut self.nodes[node as usize];
         n.first_edge = first_edge;
         n.edge_count = count as u16;
         n.expanded = true;
         true
+    }
+
+    /// Gives the edges from `first` on their probabilities under the
+    /// patterns.
+    fn set_priors(&mut self, first: usize, stones: &Stones<B>) {
+        let (Some(shapes), Some(patterns)) = (self.shapes.as_mut(), self.config.patterns) else { return };
+        shapes.load(stones);
+        let mut total = 0.0;
+        for edge in &mut self.edges[first..] {
+            edge.prior = patterns.weight(canonical(shapes.loaded(edge.cell as usize)));
+            total += edge.prior;
+        }
+        for edge in &mut self.edges[first..] {
+            edge.prior /= total;
+        }
     }
 
     /// The edge to follow from `node`: RAVE blended with the plain mean,
@@ -198,7 +232,8 @@ impl<B: Bits> Mcts<B> {
                 let rave = (edge.amaf_wins + 0.5) / (n_rave + 1.0);
                 let beta = (n_rave + 1.0) / (n_mc + n_rave + 1.0 + 4.0 * bias * bias * n_mc * (n_rave + 1.0));
                 let blended = (1.0 - beta) * mc + beta * rave;
-                blended + self.config.exploration * (log_parent / (n_mc + 1.0)).sqrt()
+                let prior = self.config.prior_weight * edge.prior / (n_mc + 1.0).sqrt();
+                blended + prior + self.config.exploration * (log_parent / (n_mc + 1.0)).sqrt()
             };
             if value > best_value {
                 best_value = value;

@@ -5,6 +5,7 @@
 //! does not exist in the browser, so callers that think in time run the
 //! search in slices and look at their own clock between them.
 
+pub mod follow;
 pub mod level;
 mod mcts;
 
@@ -12,16 +13,37 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use self::follow::Following;
 pub use self::level::{Level, choose_move};
 use self::mcts::Mcts;
 use super::bits::{Bits, ForWidth, at_width};
 use super::cell::Cell;
 use super::color::Color;
+use super::patterns::Patterns;
 use super::position::Position;
 use super::stones::Stones;
 
 /// The default of [`SearchConfig::knowledge_after`] (see docs/benchmarks.md).
 pub const DEFAULT_KNOWLEDGE_AFTER: u32 = 128;
+
+/// The default of [`SearchConfig::prior_weight`]: off, because with the
+/// patterns learned so far the priors lose more than they give at the
+/// budgets of the strong levels, analysis and timed play (docs/benchmarks.md).
+pub const DEFAULT_PRIOR_WEIGHT: f32 = 0.0;
+
+/// The patterns a search uses unless told otherwise: the built-in ones
+/// natively; none in WebAssembly, where the worker fetches the file and
+/// sets them (so that no page bundle carries it).
+fn default_patterns() -> Option<&'static Patterns> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        Some(Patterns::builtin())
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        None
+    }
+}
 
 /// Knobs of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,6 +62,13 @@ pub struct SearchConfig {
     pub knowledge_after: u32,
     /// Upper bound of the tree's memory.
     pub memory_bytes: usize,
+    /// Learned pattern weights that order a new node's moves (none, or a
+    /// zero `prior_weight`: all moves start equal).
+    pub patterns: Option<&'static Patterns>,
+    /// Strength of the patterns' prior against the search's own
+    /// statistics: the bonus of a move with prior probability `p` after `n`
+    /// visits is `prior_weight * p / sqrt(n + 1)`.
+    pub prior_weight: f32,
 }
 
 impl Default for SearchConfig {
@@ -51,6 +80,8 @@ impl Default for SearchConfig {
             expand_after: 1,
             knowledge_after: DEFAULT_KNOWLEDGE_AFTER,
             memory_bytes: 256 << 20,
+            patterns: default_patterns(),
+            prior_weight: DEFAULT_PRIOR_WEIGHT,
         }
     }
 }
