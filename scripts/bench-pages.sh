@@ -6,6 +6,8 @@
 #   scripts/bench-pages.sh                 (builds first)
 #   SKIP_BUILD=1 scripts/bench-pages.sh    (measures the build already there)
 #   BENCH_BIN=/tmp/old/hexarena BENCH_SITE=/tmp/old/site scripts/bench-pages.sh
+#   scripts/bench-pages.sh --engine [SECONDS]  (the analysis page's engine
+#                                    worker's iterations/s instead)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -36,4 +38,9 @@ find "$site" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) ! -na
     gz=$(gzip -9c "$site/$name" | wc -c)
     printf '  %-60s %8.1f KB raw %8.1f KB gzip\n' "$name" "$(echo "$bytes/1000" | bc -l)" "$(echo "$gz/1000" | bc -l)"
   done
-BASE_URL="http://127.0.0.1:$port" node end2end/bench/pages.mjs "$@"
+if [ "${1:-}" = "--engine" ]; then
+  shift
+  BASE_URL="http://127.0.0.1:$port" node end2end/bench/engine.mjs "$@"
+else
+  BASE_URL="http://127.0.0.1:$port" node end2end/bench/pages.mjs "$@"
+fi
