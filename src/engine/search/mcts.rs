@@ -232,7 +232,9 @@ impl<B: Bits> Mcts<B> {
                 let rave = (edge.amaf_wins + 0.5) / (n_rave + 1.0);
                 let beta = (n_rave + 1.0) / (n_mc + n_rave + 1.0 + 4.0 * bias * bias * n_mc * (n_rave + 1.0));
                 let blended = (1.0 - beta) * mc + beta * rave;
-                let prior = self.config.prior_weight * edge.prior / (n_mc + 1.0).sqrt();
+                // Without priors (the default) no square root per edge.
+                let prior =
+                    if edge.prior > 0.0 { self.config.prior_weight * edge.prior / (n_mc + 1.0).sqrt() } else { 0.0 };
                 blended + prior + self.config.exploration * (log_parent / (n_mc + 1.0)).sqrt()
             };
             if value > best_value {
