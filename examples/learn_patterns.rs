@@ -120,7 +120,8 @@ fn fit_files(paths: &[String]) -> Result<(), String> {
     let comment = format!(
         "Learned move patterns of hexarena's engine (see src/engine/patterns/).\n\
          Rebuilt by examples/learn_patterns.rs from {games} self-play games ({} positions);\n\
-         the played move had the heaviest pattern in {:.1}% of positions.",
+         the played move had the heaviest pattern in {:.1}% of positions.\n\
+         Each line: a shape in hexadecimal, then its weight's natural logarithm in thousandths.",
         samples.len(),
         100.0 * fitted.top_one
     );

@@ -25,8 +25,10 @@ MAIN_BUDGET=${MAIN_BUDGET:-226000}
 GROUP_BUDGET=${GROUP_BUDGET:-192000}
 SHARED_BUDGET=${SHARED_BUDGET:-136000}
 # The engine worker's bundle (the issue's ceiling is 250 KB; this keeps it
-# from regrowing unnoticed).
-WORKER_BUDGET=${WORKER_BUDGET:-140000}
+# from regrowing unnoticed). Raised from 140,000 for issue 27's pattern
+# priors and the reader of the pattern file (about 10 KB): the file itself
+# is fetched beside the bundle, not in it.
+WORKER_BUDGET=${WORKER_BUDGET:-148000}
 
 if [ -z "${SKIP_BUILD:-}" ]; then
   scripts/build-engine-worker.sh --release

@@ -42,10 +42,10 @@ const CASES: [(u8, &str, u64, u64); 5] = [
 /// next two moves' visits and the principal variation.
 const RECORDED: [&str; 5] = [
     "c3 1 |  | c3",
-    "c4 3554 | 159 139 | c4 e4 e3 g2 g1 f2 f1 b4 f4 e2",
-    "c5 2466 | 1439 389 | c5 d5 b7 b5 i5 d3",
-    "c11 336 | 332 310 | c11 f3 b10 d10",
-    "e6 2342 | 795 630 | e6 e8 f7 f8 d3 e11 c8",
+    "c4 3859 | 86 84 | c4 a5 b3 c3 b4 e4 f2 a7 b2 b1",
+    "d5 2154 | 741 683 | d5 e3 g4 h2 g3 g5",
+    "f6 747 | 314 300 | f6 b10 i4 h5 h4",
+    "e6 4226 | 477 279 | e6 e8 f7 f8 h5 b8",
 ];
 
 fn game(size: u8, moves: &str) -> Game {

@@ -10,9 +10,7 @@
 pub mod mm;
 pub mod shape;
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
 pub use self::shape::Shapes;
 
@@ -22,19 +20,40 @@ pub const HEADER: &str = "hexarena-patterns 1";
 /// The weights this build ships with.
 pub const BUILTIN: &str = include_str!("patterns.txt");
 
+/// A weight's largest logarithm in the file, in thousandths (e^30).
+const MAX_LOG: i32 = 30_000;
+
 /// Weights of patterns: how strongly a move of each shape is preferred.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// The file writes each weight as its natural logarithm in thousandths, a
+/// whole number, so that reading it needs no decimal-float parser (which
+/// would more than double the worker's share of this code) and a table
+/// reads back exactly as it was written; weights are kept at that
+/// precision (0.1%).
+#[derive(Clone, Debug)]
 pub struct Patterns {
-    weights: HashMap<u64, f32, BuildHasherDefault<ShapeHasher>>,
+    table: ShapeTable,
     /// The weight of a pattern the file does not list.
     default: f32,
 }
 
+/// A weight at the file's precision, from its logarithm in thousandths.
+fn weight_of_log(log: i32) -> f32 {
+    (log as f32 / 1000.0).exp()
+}
+
+/// The logarithm in thousandths that a weight is written as.
+fn log_of_weight(weight: f32) -> i32 {
+    ((weight.ln() * 1000.0).round() as i32).clamp(-MAX_LOG, MAX_LOG)
+}
+
 impl Patterns {
-    /// The table of `weights` (canonical patterns), others weighing
-    /// `default`.
+    /// The table of `weights` (canonical patterns, positive weights), others
+    /// weighing `default`, all kept at the file's precision.
     pub fn new(weights: impl IntoIterator<Item = (u64, f32)>, default: f32) -> Patterns {
-        Patterns { weights: weights.into_iter().collect(), default }
+        let exact = |w: f32| weight_of_log(log_of_weight(w));
+        let entries: Vec<(u64, f32)> = weights.into_iter().map(|(k, w)| (k, exact(w))).collect();
+        Patterns { table: ShapeTable::new(&entries), default: exact(default) }
     }
 
     /// The weights this build ships with.
@@ -51,17 +70,24 @@ impl Patterns {
     /// The weight of a canonical pattern.
     #[inline]
     pub fn weight(&self, pattern: u64) -> f32 {
-        self.weights.get(&pattern).copied().unwrap_or(self.default)
+        self.table.get(pattern).unwrap_or(self.default)
     }
 
     /// Patterns listed.
     pub fn len(&self) -> usize {
-        self.weights.len()
+        self.table.len
     }
 
     /// Whether no pattern is listed.
     pub fn is_empty(&self) -> bool {
-        self.weights.is_empty()
+        self.table.len == 0
+    }
+
+    /// The listed patterns and their weights, in increasing pattern order.
+    pub fn entries(&self) -> Vec<(u64, f32)> {
+        let mut all: Vec<(u64, f32)> = self.table.entries().collect();
+        all.sort_by_key(|(k, _)| *k);
+        all
     }
 
     /// Reads a pattern file.
@@ -78,15 +104,15 @@ impl Patterns {
             None => return Err(fail(0, PatternsProblem::Header)),
         }
         let mut default = None;
-        let mut weights = HashMap::default();
+        let mut table = ShapeTable::with_capacity(text.len() / 8);
         for (line, text) in lines {
             let (key, value) = text.split_once(' ').ok_or(fail(line, PatternsProblem::Fields))?;
-            let weight: f32 = value.trim().parse().map_err(|_| fail(line, PatternsProblem::Weight))?;
-            if !(weight.is_finite() && weight > 0.0) {
+            let log: i32 = value.trim().parse().map_err(|_| fail(line, PatternsProblem::Weight))?;
+            if log.abs() > MAX_LOG {
                 return Err(fail(line, PatternsProblem::Weight));
             }
             if key == "default" {
-                if default.replace(weight).is_some() {
+                if default.replace(weight_of_log(log)).is_some() {
                     return Err(fail(line, PatternsProblem::Duplicate));
                 }
                 continue;
@@ -95,12 +121,12 @@ impl Patterns {
             if !shape::is_valid(pattern) || shape::canonical(pattern) != pattern {
                 return Err(fail(line, PatternsProblem::Pattern));
             }
-            if weights.insert(pattern, weight).is_some() {
+            if !table.insert(pattern, weight_of_log(log)) {
                 return Err(fail(line, PatternsProblem::Duplicate));
             }
         }
         let default = default.ok_or(fail(0, PatternsProblem::NoDefault))?;
-        Ok(Patterns { weights, default })
+        Ok(Patterns { table, default })
     }
 
     /// The file text of these weights, patterns in increasing order, after
@@ -114,13 +140,90 @@ impl Patterns {
         }
         out.push_str(HEADER);
         out.push('\n');
-        out.push_str(&format!("default {:.4e}\n", self.default));
-        let mut sorted: Vec<_> = self.weights.iter().collect();
-        sorted.sort_by_key(|(k, _)| **k);
-        for (k, w) in sorted {
-            out.push_str(&format!("{k:x} {w:.4e}\n"));
+        out.push_str(&format!("default {}\n", log_of_weight(self.default)));
+        for (k, w) in self.entries() {
+            out.push_str(&format!("{k:x} {}\n", log_of_weight(w)));
         }
         out
+    }
+}
+
+impl PartialEq for Patterns {
+    fn eq(&self, other: &Patterns) -> bool {
+        self.default == other.default && self.entries() == other.entries()
+    }
+}
+
+/// Patterns and weights in an open-addressing table: the worker needs no
+/// general hash map for it, and a lookup is one multiplication and, most
+/// often, one probe.
+#[derive(Clone, Debug)]
+struct ShapeTable {
+    /// `EMPTY` where nothing is stored (no shape is that large).
+    keys: Vec<u64>,
+    values: Vec<f32>,
+    len: usize,
+}
+
+const EMPTY: u64 = u64::MAX;
+
+impl ShapeTable {
+    fn new(entries: &[(u64, f32)]) -> ShapeTable {
+        let mut table = ShapeTable::with_capacity(entries.len());
+        for &(k, w) in entries {
+            table.insert(k, w);
+        }
+        table
+    }
+
+    /// Room for about `entries` patterns before the table must grow.
+    fn with_capacity(entries: usize) -> ShapeTable {
+        let capacity = (entries * 2).next_power_of_two().max(8);
+        ShapeTable { keys: vec![EMPTY; capacity], values: vec![0.0; capacity], len: 0 }
+    }
+
+    /// Stores `weight` for `key`; false (and the weight replaced) if the
+    /// key was there already.
+    fn insert(&mut self, key: u64, weight: f32) -> bool {
+        if 2 * (self.len + 1) > self.keys.len() {
+            let old = std::mem::replace(self, ShapeTable::with_capacity(self.keys.len()));
+            for (k, w) in old.entries() {
+                self.insert(k, w);
+            }
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.slot(key);
+        while self.keys[i] != EMPTY && self.keys[i] != key {
+            i = (i + 1) & mask;
+        }
+        let new = self.keys[i] == EMPTY;
+        self.len += usize::from(new);
+        self.keys[i] = key;
+        self.values[i] = weight;
+        new
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        let mixed = (key ^ (key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (mixed >> 32) as usize & (self.keys.len() - 1)
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<f32> {
+        let mask = self.keys.len() - 1;
+        let mut i = self.slot(key);
+        loop {
+            match self.keys[i] {
+                k if k == key => return Some(self.values[i]),
+                EMPTY => return None,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    fn entries(&self) -> impl Iterator<Item = (u64, f32)> + '_ {
+        self.keys.iter().zip(&self.values).filter(|(k, _)| **k != EMPTY).map(|(k, v)| (*k, *v))
     }
 }
 
@@ -149,7 +252,11 @@ impl fmt::Display for PatternsError {
             PatternsProblem::Header => format!("the file must start with '{HEADER}'"),
             PatternsProblem::Fields => "expected a pattern and a weight separated by a space".into(),
             PatternsProblem::Pattern => "the pattern is not a canonical 36-bit shape in hexadecimal".into(),
-            PatternsProblem::Weight => "the weight is not a positive number".into(),
+            PatternsProblem::Weight => {
+                format!(
+                    "the weight must be a whole number from -{MAX_LOG} to {MAX_LOG} (its natural logarithm in thousandths)"
+                )
+            }
             PatternsProblem::Duplicate => "this pattern is listed twice".into(),
             PatternsProblem::NoDefault => "the file has no 'default' weight".into(),
         };
@@ -162,25 +269,6 @@ impl fmt::Display for PatternsError {
 }
 
 impl std::error::Error for PatternsError {}
-
-/// A hash for shape codes: one multiplication (they are already well
-/// spread), many times cheaper than the default in the search's inner loop.
-#[derive(Default)]
-pub struct ShapeHasher(u64);
-
-impl Hasher for ShapeHasher {
-    fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 32)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (n ^ (n >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -12,7 +12,7 @@ fn the_builtin_file_loads_and_lists_learned_patterns() {
     assert!(parsed.len() >= 1000, "only {} patterns", parsed.len());
     assert_eq!(&parsed, Patterns::builtin());
     // Learned weights differ from one another, or they would teach nothing.
-    let mut weights: Vec<f32> = parsed.weights.values().copied().collect();
+    let mut weights: Vec<f32> = parsed.entries().into_iter().map(|(_, w)| w).collect();
     weights.sort_by(f32::total_cmp);
     assert!(weights[weights.len() - 1] > 20.0 * weights[0]);
 }
@@ -21,8 +21,12 @@ fn the_builtin_file_loads_and_lists_learned_patterns() {
 fn a_table_reads_back_from_its_text() {
     let table = Patterns::new([(canonical(0x15), 2.5), (canonical(0x2a << 12), 0.125)], 0.75);
     let text = table.to_text("two patterns\nfor a test");
-    assert!(text.starts_with("# two patterns\n# for a test\nhexarena-patterns 1\n"));
-    assert_eq!(Patterns::parse(&text), Ok(table));
+    assert!(text.starts_with("# two patterns\n# for a test\nhexarena-patterns 1\ndefault -288\n"), "{text}");
+    assert_eq!(Patterns::parse(&text), Ok(table.clone()));
+    // Kept to a thousandth of the logarithm: within 0.05% of what was given.
+    assert!((table.weight(canonical(0x15)) / 2.5 - 1.0).abs() < 5e-4);
+    assert_eq!(table.weight(0x3f), table.weight(0x2a));
+    assert!((table.weight(0x3f) / 0.75 - 1.0).abs() < 5e-4);
 }
 
 #[test]
@@ -32,16 +36,20 @@ fn broken_files_are_refused_with_the_line_at_fault() {
     assert_eq!(error_of("").problem, PatternsProblem::Header);
     let e = error_of("# note\nhexarena-patterns 1\ndefault 1\n15\n");
     assert_eq!((e.line, e.problem), (4, PatternsProblem::Fields));
-    let e = error_of("hexarena-patterns 1\ndefault 1\n15 -2\n");
-    assert_eq!((e.line, e.problem), (3, PatternsProblem::Weight));
-    assert_eq!(error_of("hexarena-patterns 1\ndefault NaN\n").problem, PatternsProblem::Weight);
+    // Weights are whole thousandths of their logarithm, within ±30,000.
+    for bad in ["x", "2.5", "NaN", "30001", "-99999"] {
+        let e = error_of(&format!("hexarena-patterns 1\ndefault 0\n15 {bad}\n"));
+        assert_eq!((e.line, e.problem), (3, PatternsProblem::Weight), "{bad}");
+    }
     // Not hexadecimal, a neighbour coded 3, past 36 bits, not canonical.
     for bad in ["zz", "3", "1000000000", &format!("{:x}", half_turn(1).max(1))] {
         let e = error_of(&format!("hexarena-patterns 1\ndefault 1\n{bad} 1\n"));
         assert_eq!((e.line, e.problem), (3, PatternsProblem::Pattern), "{bad}");
     }
-    let e = error_of("hexarena-patterns 1\ndefault 1\n1 2\n1 3\n");
-    assert_eq!((e.line, e.problem), (4, PatternsProblem::Duplicate));
+    let e = error_of("hexarena-patterns 1\ndefault 1\n1 2\n4 0\n1 3\n");
+    assert_eq!((e.line, e.problem), (5, PatternsProblem::Duplicate));
+    let e = error_of("hexarena-patterns 1\ndefault 1\ndefault 2\n");
+    assert_eq!((e.line, e.problem), (3, PatternsProblem::Duplicate));
     let e = error_of("hexarena-patterns 1\n1 2\n");
     assert_eq!((e.line, e.problem), (0, PatternsProblem::NoDefault));
     assert!(e.to_string().contains("no 'default' weight"));

@@ -9,8 +9,8 @@
 
 use super::super::bits::{Bits, Masks};
 use super::super::color::Color;
-use super::super::patterns::Shapes;
 use super::super::patterns::shape::canonical;
+use super::super::patterns::{Patterns, Shapes};
 use super::super::playout::{BridgePlayouts, members};
 use super::super::rng::Rng;
 use super::super::solver::{Knowledge, Known};
@@ -50,6 +50,20 @@ pub(crate) struct Node {
 impl Node {
     fn new() -> Node {
         Node { first_edge: 0, edge_count: 0, expanded: false, visits: 0, proven: None, known: false }
+    }
+}
+
+/// Gives `edges` their shares of their patterns' weights on the board
+/// `shapes` has loaded. Not generic, so one copy serves every board width.
+#[inline(never)]
+fn weigh(shapes: &Shapes, patterns: &Patterns, edges: &mut [Edge]) {
+    let mut total = 0.0;
+    for edge in edges.iter_mut() {
+        edge.prior = patterns.weight(canonical(shapes.loaded(edge.cell as usize)));
+        total += edge.prior;
+    }
+    for edge in edges.iter_mut() {
+        edge.prior /= total;
     }
 }
 
@@ -203,14 +217,7 @@ impl<B: Bits> Mcts<B> {
     fn set_priors(&mut self, first: usize, stones: &Stones<B>) {
         let (Some(shapes), Some(patterns)) = (self.shapes.as_mut(), self.config.patterns) else { return };
         shapes.load(stones);
-        let mut total = 0.0;
-        for edge in &mut self.edges[first..] {
-            edge.prior = patterns.weight(canonical(shapes.loaded(edge.cell as usize)));
-            total += edge.prior;
-        }
-        for edge in &mut self.edges[first..] {
-            edge.prior /= total;
-        }
+        weigh(shapes, patterns, &mut self.edges[first..]);
     }
 
     /// The edge to follow from `node`: RAVE blended with the plain mean,
