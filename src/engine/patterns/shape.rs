@@ -184,6 +184,24 @@ mod tests {
         Stones::from_position(game.position())
     }
 
+    /// `s` with every stone moved by `map`, colours exchanged if `swap`
+    /// (the side to move is kept).
+    fn moved(s: &Stones<u128>, n: u8, map: impl Fn(Cell) -> Cell, swap: bool) -> Stones<u128> {
+        let mut out = Stones::<u128>::empty();
+        out.to_move = s.to_move;
+        for i in 0..n as usize * n as usize {
+            let t = map(Cell::from_index(i, n)).index(n);
+            let (red, blue) = if swap { (s.blue.has(i), s.red.has(i)) } else { (s.red.has(i), s.blue.has(i)) };
+            if red {
+                out.red |= 1 << t;
+            }
+            if blue {
+                out.blue |= 1 << t;
+            }
+        }
+        out
+    }
+
     #[test]
     fn the_half_turn_maps_each_offset_to_its_opposite() {
         let o = offsets();
@@ -204,18 +222,7 @@ mod tests {
         // Turning the whole board half a turn turns every shape.
         let n = 7;
         let s = stones("7x7 d4 c5 e3 b2 f6 a7 g1", n);
-        let mut turned = Stones::<u128>::empty();
-        turned.to_move = s.to_move;
-        for i in 0..49 {
-            let c = Cell::from_index(i, n);
-            let t = Cell::new(n - 1 - c.q, n - 1 - c.r).index(n);
-            if s.red.has(i) {
-                turned.red |= 1 << t;
-            }
-            if s.blue.has(i) {
-                turned.blue |= 1 << t;
-            }
-        }
+        let turned = moved(&s, n, |c| Cell::new(n - 1 - c.q, n - 1 - c.r), false);
         let mut shapes = Shapes::new(n);
         for i in 0..49 {
             let c = Cell::from_index(i, n);
@@ -232,16 +239,8 @@ mod tests {
         let n = 6;
         let s = stones("6x6 c3 d4 b5 e2 a1 f3 c6", n);
         assert_eq!(s.to_move, Color::Blue);
-        let mut mirror = Stones::<u128>::empty();
-        for i in 0..36 {
-            let t = Cell::from_index(i, n).transpose().index(n);
-            if s.red.has(i) {
-                mirror.blue |= 1 << t;
-            }
-            if s.blue.has(i) {
-                mirror.red |= 1 << t;
-            }
-        }
+        let mut mirror = moved(&s, n, Cell::transpose, true);
+        mirror.to_move = Color::Red;
         let mut shapes = Shapes::new(n);
         for i in 0..36 {
             let t = Cell::from_index(i, n).transpose().index(n);
