@@ -94,24 +94,21 @@ impl Shapes {
     /// at: one pass over the stones instead of a set test per neighbour.
     pub fn load<B: Bits>(&mut self, stones: &Stones<B>) {
         let mover = stones.to_move;
-        self.board.iter_mut().for_each(|p| *p = Point::Empty);
-        for i in stones.of(mover).ones() {
-            self.board[i] = Point::Mine;
-        }
-        for i in stones.of(mover.opponent()).ones() {
-            self.board[i] = Point::Theirs;
-        }
-        self.blue = matches!(mover, Color::Blue);
+        self.fill(mover, stones.of(mover).ones(), stones.of(mover.opponent()).ones());
     }
 
     /// Reads a rules position (any size) into the scratch board.
     pub fn load_position(&mut self, position: &Position) {
         let mover = position.to_move();
+        self.fill(mover, position.stones(mover).iter(), position.stones(mover.opponent()).iter());
+    }
+
+    fn fill(&mut self, mover: Color, mine: impl Iterator<Item = usize>, theirs: impl Iterator<Item = usize>) {
         self.board.iter_mut().for_each(|p| *p = Point::Empty);
-        for i in position.stones(mover).iter() {
+        for i in mine {
             self.board[i] = Point::Mine;
         }
-        for i in position.stones(mover.opponent()).iter() {
+        for i in theirs {
             self.board[i] = Point::Theirs;
         }
         self.blue = matches!(mover, Color::Blue);
