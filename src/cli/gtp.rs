@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
-use crate::engine::search::level::{choose_move_with, wants_swap};
+use crate::engine::search::level::{choose_move_with, move_budget, swap_pays};
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
 use crate::engine::{Cell, Color, Game, MAX_SIZE, MIN_SIZE, Move};
 
@@ -221,7 +221,7 @@ impl Gtp {
         let seed = 0x6a09_e667 ^ self.moves_generated;
         let chosen = match self.options.time_per_move {
             Some(limit) => self.think_for(limit, seed),
-            None => choose_move_with(&self.game, self.options.level, seed, self.options.level.iterations()),
+            None => choose_move_with(&self.game, self.options.level, seed, move_budget(&self.game, self.options.level)),
         };
         let Some(m) = chosen else { return Reply::Err("no move available".into()) };
         if commit && self.game.play(m).is_err() {
@@ -235,14 +235,11 @@ impl Gtp {
     fn think_for(&mut self, limit: Duration, seed: u64) -> Option<Move> {
         // Checked when the session was configured; wall time is the fallback.
         let clock = ThinkingClock::start(self.options.clock).unwrap_or(ThinkingClock::Wall(Instant::now()));
-        if wants_swap(&self.game) {
-            return Some(Move::Swap);
-        }
         let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
         while clock.elapsed() < limit && s.proven().is_none() {
             s.run(256);
         }
-        s.best_move().map(Move::Place)
+        conclude(&self.game, s)
     }
 
     /// `hexarena-analyze [iterations]`: top moves in HexGui's orientation.
@@ -317,6 +314,16 @@ impl Gtp {
         out.push_str(&format!("B = black (our Red), W = white (our Blue); {turn}"));
         out
     }
+}
+
+/// The move a finished search of `game` gives: the swap where it is open
+/// and pays, else the best cell.
+fn conclude(game: &Game, s: &Searcher) -> Option<Move> {
+    let analysis = s.analysis(1);
+    if game.can_swap() && swap_pays(&analysis) {
+        return Some(Move::Swap);
+    }
+    analysis.moves.first().map(|m| Move::Place(m.cell))
 }
 
 fn parse_colour(text: &str) -> Result<Color, String> {

@@ -11,10 +11,10 @@ use super::protocol::{EngineRequest, EngineUpdate, GameSpec};
 use crate::engine::bench::{Clock, uniform_playouts_on};
 use crate::engine::patterns::Patterns;
 use crate::engine::search::follow::continuation;
-use crate::engine::search::level::{pick, wants_swap};
+use crate::engine::search::level::{decide, move_budget};
 use crate::engine::search::{Level, SearchConfig, Searcher};
 use crate::engine::solver::{Prover, Verdict};
-use crate::engine::{Color, MAX_SIZE, MIN_SIZE, Move};
+use crate::engine::{Color, Game, MAX_SIZE, MIN_SIZE};
 
 /// Memory bound of one search tree in the browser (a page runs up to two
 /// workers).
@@ -73,7 +73,7 @@ impl Clock for JsClock {
 
 enum Task {
     Analyze { max_playouts: Option<u64> },
-    Move { level: Level, seed: u64, budget: u64 },
+    Move { level: Level, seed: u64 },
 }
 
 struct Job {
@@ -87,7 +87,8 @@ struct Job {
     solved_within: Option<u32>,
     /// The solver while it is still working on the position.
     prover: Option<Prover>,
-    to_move: Color,
+    /// The game searched: its side to move, and whether a swap is open.
+    game: Game,
     task: Task,
     started_ms: f64,
 }
@@ -144,9 +145,7 @@ impl Worker for EngineWorker {
                 return;
             }
             EngineRequest::Analyze { job, game, max_playouts } => (job, game, Task::Analyze { max_playouts }),
-            EngineRequest::Move { job, game, level, seed } => {
-                (job, game, Task::Move { level, seed, budget: level.iterations() })
-            }
+            EngineRequest::Move { job, game, level, seed } => (job, game, Task::Move { level, seed }),
         };
         let spec = game;
         let game = match spec.game() {
@@ -156,10 +155,6 @@ impl Worker for EngineWorker {
                 return;
             }
         };
-        if matches!(task, Task::Move { .. }) && wants_swap(&game) {
-            scope.respond(who, EngineUpdate::Moved { job: id, chosen: Move::Swap });
-            return;
-        }
         let (seed, level) = match task {
             Task::Move { seed, level, .. } => (seed, Some(level)),
             Task::Analyze { .. } => (id, None),
@@ -181,7 +176,6 @@ impl Worker for EngineWorker {
             }
             _ => None,
         };
-        let to_move = game.to_move();
         match searcher {
             Ok(searcher) => {
                 self.job = Some(Job {
@@ -192,7 +186,7 @@ impl Worker for EngineWorker {
                     solved: None,
                     solved_within: None,
                     prover,
-                    to_move,
+                    game,
                     task,
                     started_ms: js_sys::Date::now(),
                 });
@@ -207,7 +201,7 @@ impl Worker for EngineWorker {
         let start = js_sys::Date::now();
         let remaining = match job.task {
             Task::Analyze { max_playouts } => max_playouts.map(|m| m.saturating_sub(job.searcher.iterations())),
-            Task::Move { budget, .. } => Some(budget.saturating_sub(job.searcher.iterations())),
+            Task::Move { level, .. } => Some(move_budget(&job.game, level).saturating_sub(job.searcher.iterations())),
         };
         job.searcher.run(remaining.map_or(self.slice, |r| r.min(self.slice)));
         let took = (js_sys::Date::now() - start).max(1.0);
@@ -218,8 +212,8 @@ impl Worker for EngineWorker {
         if let Some(prover) = job.prover.as_mut() {
             let verdict = prover.run(SOLVER_SLICE).clone();
             match verdict {
-                Verdict::Win(_) => job.solved = Some(job.to_move),
-                Verdict::Loss => job.solved = Some(job.to_move.opponent()),
+                Verdict::Win(_) => job.solved = Some(job.game.to_move()),
+                Verdict::Loss => job.solved = Some(job.game.to_move().opponent()),
                 Verdict::Unknown => {}
             }
             job.solved_within = prover.winner_stones();
@@ -231,7 +225,7 @@ impl Worker for EngineWorker {
         let proven = job.searcher.proven().is_some();
         let exhausted = match job.task {
             Task::Analyze { max_playouts } => max_playouts.is_some_and(|m| playouts >= m),
-            Task::Move { budget, .. } => playouts >= budget,
+            Task::Move { level, .. } => playouts >= move_budget(&job.game, level),
         };
         let done = proven || exhausted;
         match job.task {
@@ -251,9 +245,10 @@ impl Worker for EngineWorker {
                 };
                 scope.respond(job.who, update);
             }
-            Task::Move { level, seed, budget } => {
+            Task::Move { level, seed } => {
+                let budget = move_budget(&job.game, level);
                 if done {
-                    let chosen = pick(&job.searcher.analysis(8), level, seed).map(Move::Place);
+                    let chosen = decide(&job.game, &job.searcher.analysis(8), level, seed);
                     let update = match chosen {
                         Some(chosen) => EngineUpdate::Moved { job: job.id, chosen },
                         None => EngineUpdate::Failed { job: job.id, reason: "no legal move".into() },

@@ -102,31 +102,43 @@ impl FromStr for Level {
     }
 }
 
-/// Whether Blue should take Red's first stone at `first` under the swap
-/// rule: stones away from the edges are too strong to leave to Red, while
-/// first- and second-row openings (other than the obtuse corner's
-/// neighbourhood) are weak enough to keep the move instead.
-pub fn should_swap(first: Cell, size: u8) -> bool {
-    if size <= 4 {
-        return true;
+/// Whether Blue, on move 2, should take Red's first stone, judged by a
+/// search of the position after it (Blue to move). Swapping hands Blue
+/// exactly what Red has now, colours exchanged, so it pays when Blue's own
+/// chances here are below even: when Red's stone is proved to win, or the
+/// search rates Blue's best reply under 50%.
+pub fn swap_pays(analysis: &Analysis) -> bool {
+    match analysis.proven {
+        Some(proof) => proof.winner != analysis.to_move,
+        None => analysis.win_rate < 0.5,
     }
-    let last = size - 1;
-    let depth = first.q.min(first.r).min(last - first.q).min(last - first.r);
-    // The obtuse corners (three neighbours each) are top-right and
-    // bottom-left; a stone at or next to one is strong.
-    let near_obtuse = |c: Cell| (last - c.q) + c.r <= 1 || c.q + (last - c.r) <= 1;
-    depth >= 2 || near_obtuse(first)
 }
 
-/// Whether the engine, as Blue on move 2, takes Red's first stone.
-pub fn wants_swap(game: &Game) -> bool {
-    game.can_swap() && matches!(game.moves().first(), Some(Move::Place(first)) if should_swap(*first, game.size()))
+/// The fewest iterations a swap decision is taken on, at any level: a
+/// short search rates its best reply too high (the best of a few noisy
+/// averages), and below about this many even a centre opening looked fair
+/// to Blue (docs/benchmarks.md).
+pub const SWAP_ITERATIONS: u64 = 30_000;
+
+/// The iterations the engine spends on its move in `game` at `level`:
+/// the level's, or more when the move may be a swap.
+pub fn move_budget(game: &Game, level: Level) -> u64 {
+    if game.can_swap() { level.iterations().max(SWAP_ITERATIONS) } else { level.iterations() }
+}
+
+/// The engine's move at `level` once the search of `game` is done: the
+/// swap where it is allowed and pays, else the level's pick of a cell.
+pub fn decide(game: &Game, analysis: &Analysis, level: Level, seed: u64) -> Option<Move> {
+    if game.can_swap() && swap_pays(analysis) {
+        return Some(Move::Swap);
+    }
+    pick(analysis, level, seed).map(Move::Place)
 }
 
 /// The move the engine plays in `game` at `level`; `None` once the game is
 /// over. `seed` varies the choice between games.
 pub fn choose_move(game: &Game, level: Level, seed: u64) -> Option<Move> {
-    choose_move_with(game, level, seed, level.iterations())
+    choose_move_with(game, level, seed, move_budget(game, level))
 }
 
 /// [`choose_move`] with an explicit iteration budget.
@@ -134,12 +146,9 @@ pub fn choose_move_with(game: &Game, level: Level, seed: u64, iterations: u64) -
     if game.winner().is_some() {
         return None;
     }
-    if wants_swap(game) {
-        return Some(Move::Swap);
-    }
     let mut searcher = Searcher::new(game.position(), level.search_config(seed)).ok()?;
     searcher.run(iterations);
-    pick(&searcher.analysis(8), level, seed).map(Move::Place)
+    decide(game, &searcher.analysis(8), level, seed)
 }
 
 /// The cell a `level` player picks from a finished search's `analysis`:
@@ -175,6 +184,8 @@ pub fn pick(analysis: &Analysis, level: Level, seed: u64) -> Option<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::color::Color;
+    use crate::engine::search::Proof;
 
     #[test]
     fn levels_parse_and_print() {
@@ -185,24 +196,47 @@ mod tests {
         assert!("grandmaster".parse::<Level>().is_err());
     }
 
-    #[test]
-    fn central_openings_are_swapped_edge_ones_kept() {
-        let c = |s: &str| Cell::parse(s, 11).unwrap();
-        assert!(should_swap(c("f6"), 11));
-        assert!(should_swap(c("a11"), 11) && should_swap(c("b11"), 11) && should_swap(c("k1"), 11));
-        assert!(!should_swap(c("a1"), 11));
-        assert!(!should_swap(c("a6"), 11));
-        assert!(!should_swap(c("f1"), 11));
-        assert!(!should_swap(c("b6"), 11));
+    fn analysis(to_move: Color, win_rate: f32, proven: Option<Proof>) -> Analysis {
+        Analysis {
+            size: 9,
+            to_move,
+            playouts: 1000,
+            moves: Vec::new(),
+            win_rate,
+            proven,
+            solved: None,
+            solved_within: None,
+        }
     }
 
     #[test]
-    fn the_engine_swaps_a_centre_opening_and_answers_otherwise() {
-        let mut g = Game::new(9, true).unwrap();
-        g.play(Move::Place(Cell::new(4, 4))).unwrap();
-        assert_eq!(choose_move(&g, Level::Beginner, 1), Some(Move::Swap));
-        let mut g = Game::new(9, true).unwrap();
-        g.play(Move::Place(Cell::new(0, 4))).unwrap();
+    fn a_swap_pays_when_the_reply_is_rated_or_proved_worse_than_even() {
+        assert!(swap_pays(&analysis(Color::Blue, 0.42, None)));
+        assert!(!swap_pays(&analysis(Color::Blue, 0.58, None)));
+        // A proof outweighs the estimate, either way.
+        let red_wins = Proof { winner: Color::Red, winner_moves: 9 };
+        let blue_wins = Proof { winner: Color::Blue, winner_moves: 9 };
+        assert!(swap_pays(&analysis(Color::Blue, 0.9, Some(red_wins))));
+        assert!(!swap_pays(&analysis(Color::Blue, 0.1, Some(blue_wins))));
+    }
+
+    #[test]
+    fn the_engine_swaps_a_centre_opening_and_answers_a_corner_one() {
+        for level in [Level::Beginner, Level::Casual] {
+            let mut g = Game::new(9, true).unwrap();
+            g.play(Move::parse("e5", 9).unwrap()).unwrap();
+            assert_eq!(choose_move(&g, level, 1), Some(Move::Swap), "{level}");
+            // The acute corner loses for the side that takes it.
+            let mut g = Game::new(9, true).unwrap();
+            g.play(Move::parse("a1", 9).unwrap()).unwrap();
+            assert!(matches!(choose_move(&g, level, 1), Some(Move::Place(_))), "{level}");
+        }
+        let mut g = Game::new(11, true).unwrap();
+        g.play(Move::parse("f6", 11).unwrap()).unwrap();
+        assert_eq!(choose_move(&g, Level::Casual, 1), Some(Move::Swap));
+        // With no swap rule there is nothing to decide.
+        let mut g = Game::new(9, false).unwrap();
+        g.play(Move::parse("e5", 9).unwrap()).unwrap();
         assert!(matches!(choose_move(&g, Level::Beginner, 1), Some(Move::Place(_))));
     }
 }
