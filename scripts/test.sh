@@ -6,7 +6,6 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-scripts/ensure-tools.sh
 export PATH="$HOME/.cargo/bin:$root/end2end/node_modules/.bin:$PATH"
 
 # A whole-suite run builds everything once: incremental caches would only
@@ -15,8 +14,26 @@ export CARGO_INCREMENTAL=0
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Each step's time is printed when the next starts, and all of them at
+# the end, so a slow CI run says where its minutes went.
 started=$SECONDS
+step_name=""
+step_started=$SECONDS
+timings=""
+end_step() {
+  if [ -n "$step_name" ]; then
+    timings+="$(printf '%6ss  %s' "$((SECONDS - step_started))" "$step_name")"$'\n'
+  fi
+}
+step() {
+  end_step
+  step_name="$*"
+  step_started=$SECONDS
+  printf '\n\033[1m== %s\033[0m\n' "$*"
+}
+
+step "tools (installed once)"
+scripts/ensure-tools.sh
 
 # The database tests use the local PostgreSQL server; start it if this
 # machine has one that is stopped (they skip loudly when there is none).
@@ -41,6 +58,9 @@ cargo clippy -p hexarena-engine-worker --target wasm32-unknown-unknown -- -D war
 step "the engine is pure Rust and builds for wasm32 with no features"
 scripts/check-engine-purity.sh
 
+step "build the unit and server tests"
+cargo test --features ssr --no-run
+
 step "unit, property, doc and server integration tests"
 cargo test --features ssr 2>&1 | tee -a "$log"
 
@@ -59,6 +79,9 @@ scripts/build-site.sh
 
 step "browser tests (Playwright, headless Chromium)"
 (cd end2end && CI="${CI:-}" npx playwright test) 2>&1 | tee -a "$log"
+
+end_step
+printf '\n\033[1mtime per step\033[0m\n%s' "$timings"
 
 rust=$(grep -Eo 'test result: ok\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
 browser=$(grep -Eo '^ *[0-9]+ passed' "$log" | awk '{s += $1} END {print s + 0}')
