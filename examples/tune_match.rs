@@ -12,46 +12,118 @@
 //! (`true`: keep the tree from move to move, as the GTP engine and the
 //! worker do) (`-` for the defaults). The knowledge match of issue 27 was
 //! `tune_match 9 100 knowledge_after=128 knowledge_after=0`.
+//!
+//! A time ending in `s` (`20s`) is a game clock instead: each side has
+//! that long for the whole game and spends it as `time=managed` (the
+//! default: `search::clock`, more on unsettled moves, less on decided
+//! ones) or `time=even` (the same share of what is left, never more or
+//! less); a side out of time loses.
 
 use std::time::{Duration, Instant};
 
 use hexarena::engine::patterns::Patterns;
+use hexarena::engine::search::clock::{ClockLeft, Decision, TimeControl, move_time, should_stop};
 use hexarena::engine::search::{Following, SearchConfig};
 use hexarena::engine::{Cell, Color, Game, Move};
 
-struct Side {
+/// How a side spends a game clock.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Spending {
+    Managed,
+    Even,
+}
+
+struct Settings {
     config: SearchConfig,
     /// Whether the side keeps its tree from move to move.
     reuse: bool,
+    spending: Spending,
+}
+
+struct Side {
+    settings: Settings,
     following: Following,
     iterations: u64,
     seconds: f64,
 }
 
-/// The side's move after thinking `budget` of wall time.
-fn think(side: &mut Side, game: &Game, budget: Duration) -> Cell {
+/// The time each move gets.
+#[derive(Clone, Copy)]
+enum Budget {
+    PerMove(Duration),
+    Game(TimeControl),
+}
+
+/// The side's move after thinking `per_move` of wall time, or as its
+/// spending says with `left` on its game clock.
+fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell {
     let started = Instant::now();
-    if !side.reuse {
+    if !side.settings.reuse {
         side.following = Following::new();
     }
-    let search = side.following.search(game, side.config).expect("a game in progress");
+    let search = side.following.search(game, side.settings.config).expect("a game in progress");
     let before = search.iterations();
-    while started.elapsed() < budget && search.proven().is_none() {
-        search.run(64);
+    match budget {
+        Budget::PerMove(limit) => {
+            while started.elapsed() < limit && search.proven().is_none() {
+                search.run(64);
+            }
+        }
+        Budget::Game(control) => {
+            let time = move_time(&control, left, game.size(), game.position().empty_cells().count());
+            while search.proven().is_none() {
+                search.run(64);
+                let spent = started.elapsed();
+                let stop = match side.settings.spending {
+                    Spending::Even => spent >= time.target,
+                    Spending::Managed => {
+                        let rate = (search.iterations() - before) as f64 / spent.as_secs_f64().max(1e-3);
+                        should_stop(time, spent, rate, &search.analysis(2)) != Decision::Continue
+                    }
+                };
+                if stop {
+                    break;
+                }
+            }
+        }
     }
     side.iterations += search.iterations() - before;
     side.seconds += started.elapsed().as_secs_f64();
     search.best_move().expect("a move")
 }
 
-/// Plays one game from `opening` (Red's first stone); the winner.
-fn play(size: u8, opening: Cell, red: &mut Side, blue: &mut Side, budget: Duration) -> Color {
+/// Plays one game from `opening` (Red's first stone); the winner (on the
+/// board, or the side whose clock did not run out).
+fn play(size: u8, opening: Cell, red: &mut Side, blue: &mut Side, budget: Budget) -> Color {
     let mut game = Game::new(size, false).expect("a size");
     game.play(Move::Place(opening)).expect("an opening");
+    let start = match budget {
+        Budget::Game(control) => control.start(),
+        Budget::PerMove(_) => ClockLeft { time: Duration::MAX, stones: 0 },
+    };
+    let mut clocks = [start, start];
     while game.winner().is_none() {
-        let side = if game.to_move() == Color::Red { &mut *red } else { &mut *blue };
-        let cell = think(side, &game, budget);
+        let mover = game.to_move();
+        let (side, clock) = match mover {
+            Color::Red => (&mut *red, &mut clocks[0]),
+            Color::Blue => (&mut *blue, &mut clocks[1]),
+        };
+        let started = Instant::now();
+        let cell = think(side, &game, budget, *clock);
+        if let Budget::Game(control) = budget {
+            match control.after(*clock, started.elapsed()) {
+                Some(left) => *clock = left,
+                None => {
+                    eprintln!("{mover} ran out of time");
+                    return mover.opponent();
+                }
+            }
+        }
         game.play(Move::Place(cell)).expect("a legal move");
+    }
+    if let Budget::Game(_) = budget {
+        let [red, blue] = clocks.map(|c| c.time.as_secs_f64());
+        eprintln!("{} moves; left on the clocks: Red {red:.1} s, Blue {blue:.1} s", game.moves().len());
     }
     game.winner().expect("a winner")
 }
@@ -80,9 +152,10 @@ fn patterns(value: &str) -> Result<Option<&'static Patterns>, String> {
 
 /// The engine's defaults changed by `spec` (`name=value,…`, or `-`), and
 /// whether the side keeps its tree between moves.
-fn settings(spec: &str) -> Result<(SearchConfig, bool), String> {
+fn settings(spec: &str) -> Result<Settings, String> {
     let mut config = SearchConfig::default();
     let mut reuse = false;
+    let mut spending = Spending::Managed;
     for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty() && *p != "-") {
         let (name, value) = pair.split_once('=').ok_or(format!("'{pair}' is not name=value"))?;
         let bad = |e: &dyn std::fmt::Display| format!("{name}: '{value}' is not a number ({e})");
@@ -94,16 +167,29 @@ fn settings(spec: &str) -> Result<(SearchConfig, bool), String> {
             "prior_weight" => config.prior_weight = value.parse().map_err(|e| bad(&e))?,
             "patterns" => config.patterns = patterns(value)?,
             "reuse" => reuse = value.parse().map_err(|e| bad(&e))?,
+            "time" => {
+                spending = match value {
+                    "managed" => Spending::Managed,
+                    "even" => Spending::Even,
+                    _ => return Err(format!("time: '{value}' is not managed or even")),
+                }
+            }
             other => return Err(format!("unknown setting '{other}'")),
         }
     }
-    Ok((config, reuse))
+    Ok(Settings { config, reuse, spending })
 }
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let size: u8 = args.first().and_then(|a| a.parse().ok()).unwrap_or(9);
-    let ms: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
+    let time = args.get(1).map_or("100", String::as_str);
+    let budget = match time.strip_suffix('s').map(str::parse::<u64>) {
+        Some(Ok(secs)) => {
+            Budget::Game(TimeControl { main: Duration::from_secs(secs), byo_yomi: Duration::ZERO, byo_yomi_stones: 0 })
+        }
+        _ => Budget::PerMove(Duration::from_millis(time.parse().unwrap_or(100))),
+    };
     let spec = |i: usize| args.get(i).filter(|a| !a.contains('/')).map_or("-", String::as_str);
     let (challenger, baseline) = (spec(2), spec(3));
     let (on, off) = match (settings(challenger), settings(baseline)) {
@@ -120,14 +206,7 @@ fn main() -> std::process::ExitCode {
         .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
         .filter(|&(a, b)| a < b)
         .unwrap_or((0, 1));
-    let budget = Duration::from_millis(ms);
-    let side = |(config, reuse): (SearchConfig, bool)| Side {
-        config,
-        reuse,
-        following: Following::new(),
-        iterations: 0,
-        seconds: 0.0,
-    };
+    let side = |settings: Settings| Side { settings, following: Following::new(), iterations: 0, seconds: 0.0 };
     let (mut with, mut without) = (side(on), side(off));
     let cells: Vec<Cell> = (0..size as usize * size as usize).map(|i| Cell::from_index(i, size)).collect();
     let (mut wins, mut games) = (0u32, 0u32);
@@ -150,13 +229,16 @@ fn main() -> std::process::ExitCode {
     }
     let (low, high) = wilson(wins as f64, games as f64);
     println!(
-        "{size}x{size}, {ms} ms a move, {challenger} against {baseline}: {wins}/{games} = {:.1}% (95% {:.1}–{:.1}%); \
-         iterations/s {:.0} against {:.0}",
+        "{size}x{size}, {time} {}, {challenger} against {baseline}: {wins}/{games} = {:.1}% (95% {:.1}–{:.1}%); \
+         iterations/s {:.0} against {:.0}; thinking a game {:.2} s against {:.2} s",
+        if matches!(budget, Budget::Game(_)) { "a game" } else { "ms a move" },
         100.0 * wins as f64 / games as f64,
         100.0 * low,
         100.0 * high,
         with.iterations as f64 / with.seconds,
         without.iterations as f64 / without.seconds,
+        with.seconds / games as f64,
+        without.seconds / games as f64,
     );
     std::process::ExitCode::SUCCESS
 }

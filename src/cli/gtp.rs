@@ -9,8 +9,10 @@
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
+use super::gtp_clock::GameClocks;
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
+use crate::engine::search::clock::{ClockLeft, Decision, TimeControl, move_time, should_stop};
 use crate::engine::search::level::{choose_move_with, move_budget, swap_pays};
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
 use crate::engine::{Cell, Color, Game, MAX_SIZE, MIN_SIZE, Move};
@@ -33,7 +35,7 @@ impl Default for GtpOptions {
     }
 }
 
-const COMMANDS: [&str; 18] = [
+const COMMANDS: [&str; 20] = [
     "boardsize",
     "clear_board",
     "final_score",
@@ -48,6 +50,8 @@ const COMMANDS: [&str; 18] = [
     "protocol_version",
     "quit",
     "showboard",
+    "time_left",
+    "time_settings",
     "undo",
     "version",
     "reg_genmove",
@@ -61,6 +65,8 @@ pub struct Gtp {
     moves_generated: u64,
     /// The last search, kept for the next move of the same game.
     following: Following,
+    /// The game clocks, once a controller sets a time control.
+    clocks: GameClocks,
 }
 
 /// What a command asks of the session loop.
@@ -78,7 +84,7 @@ impl Gtp {
     /// A session on an empty 11×11 board.
     pub fn new(options: GtpOptions) -> Gtp {
         let game = Game::new(11, options.swap).unwrap_or_else(|_| unreachable!("11 is a valid size"));
-        Gtp { game, options, moves_generated: 0, following: Following::new() }
+        Gtp { game, options, moves_generated: 0, following: Following::new(), clocks: GameClocks::default() }
     }
 
     /// Reads commands from `input` until `quit` or the end, answering on
@@ -151,6 +157,20 @@ impl Gtp {
                 Some(Err(e)) => Reply::Err(e.to_string()),
                 None => Reply::Err("set_level needs a level: beginner, casual, strong or max".into()),
             },
+            "time_settings" => match self.clocks.set(args) {
+                Ok(()) => Reply::Ok(String::new()),
+                Err(e) => Reply::Err(e),
+            },
+            "time_left" => {
+                let told = match args.split_first() {
+                    Some((colour, rest)) => parse_colour(colour).and_then(|c| self.clocks.tell(c, rest)),
+                    None => Err("time_left needs a colour, the seconds left and the stones left".into()),
+                };
+                match told {
+                    Ok(()) => Reply::Ok(String::new()),
+                    Err(e) => Reply::Err(e),
+                }
+            }
             "hexarena-analyze" => self.analyze(args),
             // Who wins from here with best play (`b`, `w`, or `unknown`
             // within the budget): a referee's ruling when an engine dies
@@ -166,6 +186,7 @@ impl Gtp {
     fn reset(&mut self, size: u8) {
         if let Ok(g) = Game::new(size, self.options.swap) {
             self.game = g;
+            self.clocks.restart();
         }
     }
 
@@ -219,10 +240,15 @@ impl Gtp {
         }
         self.moves_generated += 1;
         let seed = 0x6a09_e667 ^ self.moves_generated;
-        let chosen = match self.options.time_per_move {
-            Some(limit) => self.think_for(limit, seed),
-            None => choose_move_with(&self.game, self.options.level, seed, move_budget(&self.game, self.options.level)),
+        let started = Instant::now();
+        let chosen = match (self.clocks.of(colour), self.options.time_per_move) {
+            (Some((control, left)), _) => self.think_on_clock(control, left, seed),
+            (None, Some(limit)) => self.think_for(limit, seed),
+            (None, None) => {
+                choose_move_with(&self.game, self.options.level, seed, move_budget(&self.game, self.options.level))
+            }
         };
+        self.clocks.charge(colour, started.elapsed());
         let Some(m) = chosen else { return Reply::Err("no move available".into()) };
         if commit && self.game.play(m).is_err() {
             return Reply::Err("the engine chose an illegal move".into());
@@ -238,6 +264,27 @@ impl Gtp {
         let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
         while clock.elapsed() < limit && s.proven().is_none() {
             s.run(256);
+        }
+        conclude(&self.game, s)
+    }
+
+    /// The best move under a game clock: a share of the time left, more
+    /// while the best move is unsettled, less once it is decided
+    /// (`search::clock`).
+    fn think_on_clock(&mut self, control: TimeControl, left: ClockLeft, seed: u64) -> Option<Move> {
+        // A game clock is the controller's wall clock, whatever
+        // `--cpu-time` says for per-move budgets.
+        let clock = Instant::now();
+        let time = move_time(&control, left, self.game.size(), self.game.position().empty_cells().count());
+        let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
+        let before = s.iterations();
+        while s.proven().is_none() {
+            s.run(256);
+            let spent = clock.elapsed();
+            let rate = (s.iterations() - before) as f64 / spent.as_secs_f64().max(1e-3);
+            if should_stop(time, spent, rate, &s.analysis(2)) != Decision::Continue {
+                break;
+            }
         }
         conclude(&self.game, s)
     }
@@ -460,6 +507,23 @@ mod tests {
                 proptest::prop_assert_eq!(&replayed, &gtp.game);
             }
         }
+    }
+
+    #[test]
+    fn moves_under_a_game_clock_are_legal_and_the_clock_commands_check_their_input() {
+        let out = session(
+            "boardsize 5\ntime_settings 2 0 0\ntime_left b 0.5 0\ngenmove b\ngenmove w\n\
+             time_settings 1 x 0\ntime_left g 1 0\ntime_left b -1 0\ntime_left b 1\nhexarena-sgf\nquit\n",
+        );
+        let replies: Vec<&str> = out.split("\n\n").collect();
+        assert_eq!(&replies[..3], ["=", "=", "="], "{out}");
+        for genmove in &replies[3..5] {
+            let cell = genmove.strip_prefix("= ").unwrap_or_else(|| panic!("no move: {out}"));
+            assert!(parse_vertex(cell, 5).is_ok(), "{out}");
+        }
+        assert!(replies[5..9].iter().all(|r| r.starts_with("? ")), "{out}");
+        let record = replies[9];
+        assert!(record.matches(";B[").count() == 1 && record.matches(";W[").count() == 1, "two moves: {out}");
     }
 
     #[test]

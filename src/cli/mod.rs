@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod args;
 pub mod gtp;
+mod gtp_clock;
 pub mod thinking_clock;
 
 use std::process::ExitCode;
@@ -20,7 +21,8 @@ usage:
   hexarena gtp [--level L] [--time-per-move SECONDS [--cpu-time]] [--no-swap]
                                 the engine over GTP on stdin/stdout (HexGui, MoHex);
                                 --cpu-time counts the time per move in CPU time of
-                                the search thread (fair matches on a busy machine)
+                                the search thread (fair matches on a busy machine);
+                                GTP's time_settings and time_left put it on a game clock
   hexarena analyze --size N [--moves \"a1 b2\"] [--time 2s | --playouts N] [--top N] [--swap]
                                 a position's best moves as JSON
   hexarena bench [--quick]      engine speed: playouts/s and search iterations/s
