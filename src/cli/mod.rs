@@ -4,7 +4,6 @@
 pub mod analyze;
 pub mod args;
 pub mod gtp;
-mod gtp_clock;
 pub mod thinking_clock;
 
 use std::process::ExitCode;
