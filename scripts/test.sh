@@ -69,7 +69,7 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test engine_wasm 2>&1 | tee -a "$log"
 
 step "solver proofs (optimised build: too slow unoptimised)"
-cargo test --release --lib -- engine::solver engine::bench engine::search::tests::losing_ 2>&1 | tee -a "$log"
+cargo test --release --lib -- engine::solver engine::bench engine::search::tests::losing_ engine::search::level::tests::small_boards_ 2>&1 | tee -a "$log"
 
 step "release bundles within their size budgets (compressed as served)"
 scripts/check-bundle-sizes.sh

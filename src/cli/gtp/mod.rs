@@ -15,7 +15,7 @@ use self::clock::GameClocks;
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
 use crate::engine::search::clock::{ClockLeft, Decision, TimeControl, move_time, should_stop};
-use crate::engine::search::level::{choose_move_with, move_budget, swap_pays};
+use crate::engine::search::level::{choose_move_with, move_budget, swaps};
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
 use crate::engine::{Cell, Color, Game, MAX_SIZE, MIN_SIZE, Move};
 
@@ -369,7 +369,7 @@ impl Gtp {
 /// and pays, else the best cell.
 fn conclude(game: &Game, s: &Searcher) -> Option<Move> {
     let analysis = s.analysis(1);
-    if game.can_swap() && swap_pays(&analysis) {
+    if swaps(game, &analysis) {
         return Some(Move::Swap);
     }
     analysis.moves.first().map(|m| Move::Place(m.cell))

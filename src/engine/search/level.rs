@@ -10,6 +10,7 @@ use super::{Analysis, DEFAULT_PRIOR_WEIGHT, SearchConfig, Searcher};
 use crate::engine::cell::Cell;
 use crate::engine::game::{Game, Move};
 use crate::engine::rng::Rng;
+use crate::engine::solver::{Verdict, solve};
 
 /// How strongly the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -126,10 +127,38 @@ pub fn move_budget(game: &Game, level: Level) -> u64 {
     if game.can_swap() { level.iterations().max(SWAP_ITERATIONS) } else { level.iterations() }
 }
 
+/// Boards up to this size have their swap decided by the solver when it
+/// proves the opening within [`SWAP_SOLVER_BUDGET`] positions. Every 6×6
+/// opening is proved within it; on 7×7 only a third are, the ones the
+/// search already judges right, at up to 0.3 s each (docs/benchmarks.md).
+pub const SWAP_SOLVED_UP_TO: u8 = 6;
+/// Positions the solver may expand for a swap decision.
+pub const SWAP_SOLVER_BUDGET: u64 = 20_000;
+
+/// Whether Red's first stone in `game` is proved to win (swap) or to lose
+/// (keep the move); `None` on larger boards or when the budget runs out.
+pub fn proved_swap(game: &Game) -> Option<bool> {
+    if game.size() > SWAP_SOLVED_UP_TO {
+        return None;
+    }
+    match solve(game.position(), SWAP_SOLVER_BUDGET).verdict {
+        Verdict::Win(_) => Some(false),
+        Verdict::Loss => Some(true),
+        Verdict::Unknown => None,
+    }
+}
+
+/// Whether Blue takes Red's first stone in `game`, after a search whose
+/// result is `analysis`: never where the rule does not allow it; as the
+/// solver proves it on small boards; else as the search rates it.
+pub fn swaps(game: &Game, analysis: &Analysis) -> bool {
+    game.can_swap() && proved_swap(game).unwrap_or_else(|| swap_pays(analysis))
+}
+
 /// The engine's move at `level` once the search of `game` is done: the
 /// swap where it is allowed and pays, else the level's pick of a cell.
 pub fn decide(game: &Game, analysis: &Analysis, level: Level, seed: u64) -> Option<Move> {
-    if game.can_swap() && swap_pays(analysis) {
+    if swaps(game, analysis) {
         return Some(Move::Swap);
     }
     pick(analysis, level, seed).map(Move::Place)
@@ -218,6 +247,23 @@ mod tests {
         let blue_wins = Proof { winner: Color::Blue, winner_moves: 9 };
         assert!(swap_pays(&analysis(Color::Blue, 0.9, Some(red_wins))));
         assert!(!swap_pays(&analysis(Color::Blue, 0.1, Some(blue_wins))));
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "seconds unoptimised; scripts/test.sh runs it in release")]
+    fn small_boards_swap_exactly_as_the_published_6x6_map_says() {
+        let map = crate::engine::solver::published_openings(6).expect("published");
+        for (r, row) in map.iter().enumerate() {
+            for (q, verdict) in row.bytes().enumerate() {
+                let mut g = Game::new(6, true).unwrap();
+                g.play(Move::Place(Cell::new(q as u8, r as u8))).unwrap();
+                assert_eq!(proved_swap(&g), Some(verdict == b'R'), "{}", Cell::new(q as u8, r as u8));
+            }
+        }
+        // Past the solved sizes the search decides.
+        let mut g = Game::new(SWAP_SOLVED_UP_TO + 1, true).unwrap();
+        g.play(Move::Place(Cell::new(0, 0))).unwrap();
+        assert_eq!(proved_swap(&g), None);
     }
 
     #[test]
