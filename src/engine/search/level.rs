@@ -129,8 +129,8 @@ pub fn move_budget(game: &Game, level: Level) -> u64 {
 
 /// Boards up to this size have their swap decided by the solver when it
 /// proves the opening within [`SWAP_SOLVER_BUDGET`] positions. Every 6×6
-/// opening is proved within it; on 7×7 only a third are, the ones the
-/// search already judges right, at up to 0.3 s each (docs/benchmarks.md).
+/// opening is proved within it; on 7×7 too few are, and only ones the
+/// search already judges right (docs/benchmarks.md).
 pub const SWAP_SOLVED_UP_TO: u8 = 6;
 /// Positions the solver may expand for a swap decision.
 pub const SWAP_SOLVER_BUDGET: u64 = 20_000;
