@@ -22,7 +22,7 @@
 use std::time::{Duration, Instant};
 
 use hexarena::engine::patterns::Patterns;
-use hexarena::engine::search::clock::{ClockLeft, Decision, TimeControl, move_time, should_stop};
+use hexarena::engine::search::clock::{ClockLeft, TimeControl, move_time, search_on_clock};
 use hexarena::engine::search::{Following, SearchConfig};
 use hexarena::engine::{Cell, Color, Game, Move};
 
@@ -71,18 +71,14 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
         }
         Budget::Game(control) => {
             let time = move_time(&control, left, game.size(), game.position().empty_cells().count());
-            while search.proven().is_none() {
-                search.run(64);
-                let spent = started.elapsed();
-                let stop = match side.settings.spending {
-                    Spending::Even => spent >= time.target,
-                    Spending::Managed => {
-                        let rate = (search.iterations() - before) as f64 / spent.as_secs_f64().max(1e-3);
-                        should_stop(time, spent, rate, &search.analysis(2)) != Decision::Continue
+            match side.settings.spending {
+                Spending::Managed => {
+                    search_on_clock(search, time, 64, || started.elapsed());
+                }
+                Spending::Even => {
+                    while started.elapsed() < time.target && search.proven().is_none() {
+                        search.run(64);
                     }
-                };
-                if stop {
-                    break;
                 }
             }
         }

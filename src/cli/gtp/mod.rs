@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use self::clock::GameClocks;
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
-use crate::engine::search::clock::{ClockLeft, Decision, TimeControl, move_time, should_stop};
+use crate::engine::search::clock::{ClockLeft, TimeControl, move_time, search_on_clock};
 use crate::engine::search::level::{choose_move_with, move_budget, swaps};
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
 use crate::engine::{Cell, Color, Game, MAX_SIZE, MIN_SIZE, Move};
@@ -279,15 +279,7 @@ impl Gtp {
         let clock = Instant::now();
         let time = move_time(&control, left, self.game.size(), self.game.position().empty_cells().count());
         let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
-        let before = s.iterations();
-        while s.proven().is_none() {
-            s.run(256);
-            let spent = clock.elapsed();
-            let rate = (s.iterations() - before) as f64 / spent.as_secs_f64().max(1e-3);
-            if should_stop(time, spent, rate, &s.analysis(2)) != Decision::Continue {
-                break;
-            }
-        }
+        search_on_clock(s, time, 256, || clock.elapsed());
         conclude(&self.game, s)
     }
 

@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use super::Analysis;
+use super::{Analysis, Searcher};
 
 /// A game's time control, as GTP's `time_settings` gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,6 +167,31 @@ pub fn should_stop(time: MoveTime, spent: Duration, iterations_per_second: f64, 
     if close || better_rated { Decision::Continue } else { Decision::Settled }
 }
 
+/// Runs `search` in slices of `slice` iterations until [`should_stop`]
+/// ends the move's `time` or its root is proved, reading the caller's own
+/// clock through `elapsed` between slices (wall or CPU time natively, the
+/// browser's clock in a worker); why it stopped.
+pub fn search_on_clock(
+    search: &mut Searcher,
+    time: MoveTime,
+    slice: u64,
+    mut elapsed: impl FnMut() -> Duration,
+) -> Decision {
+    let before = search.iterations();
+    loop {
+        if search.proven().is_some() {
+            return Decision::Decided;
+        }
+        search.run(slice);
+        let spent = elapsed();
+        let rate = (search.iterations() - before) as f64 / spent.as_secs_f64().max(1e-3);
+        let decision = should_stop(time, spent, rate, &search.analysis(2));
+        if decision != Decision::Continue {
+            return decision;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,6 +286,40 @@ mod tests {
             move_time(&with_byo, with_byo.start(), 11, 120).target
                 > move_time(&absolute(60), absolute(60).start(), 11, 120).target
         );
+    }
+
+    #[test]
+    fn a_search_on_the_clock_ends_by_the_limit_or_at_once_when_proved() {
+        use crate::engine::search::SearchConfig;
+        use crate::engine::{Game, Move};
+        let time = MoveTime { target: Duration::from_millis(10), limit: Duration::from_millis(30) };
+        let game = Game::new(9, false).unwrap();
+        let mut search = Searcher::new(game.position(), SearchConfig::default()).unwrap();
+        // A clock that moves 1 ms a slice, whatever the machine.
+        let mut slices = 0u32;
+        let decision = search_on_clock(&mut search, time, 64, || {
+            slices += 1;
+            Duration::from_millis(slices.into())
+        });
+        assert_ne!(decision, Decision::Continue);
+        assert!((1..=30).contains(&slices), "{slices} slices");
+        // A position won in one is proved before any time passes.
+        let mut game = Game::new(3, false).unwrap();
+        for m in ["a2", "a1", "b2", "b1"] {
+            game.play(Move::parse(m, 3).unwrap()).unwrap();
+        }
+        let mut search = Searcher::new(game.position(), SearchConfig::default()).unwrap();
+        search.run(1);
+        let mut asked = 0;
+        assert_eq!(
+            search_on_clock(&mut search, time, 64, || {
+                asked += 1;
+                Duration::ZERO
+            }),
+            Decision::Decided
+        );
+        assert!(search.proven().is_some());
+        assert!(asked <= 1);
     }
 
     #[test]
