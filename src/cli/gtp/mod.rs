@@ -285,11 +285,9 @@ impl Gtp {
 
     /// `hexarena-analyze [iterations]`: top moves in HexGui's orientation.
     fn analyze(&self, args: &[&str]) -> Reply {
-        const MAX: u64 = 10_000_000;
-        let iterations = match args.first().map(|a| a.parse::<u64>()) {
-            None => 10_000,
-            Some(Ok(n)) if (1..=MAX).contains(&n) => n,
-            Some(_) => return Reply::Err(format!("hexarena-analyze takes an iteration count from 1 to {MAX}")),
+        let iterations = match count_arg(args, 10_000, 10_000_000, "hexarena-analyze takes an iteration count") {
+            Ok(n) => n,
+            Err(e) => return Reply::Err(e),
         };
         let Ok(mut s) = Searcher::new(self.game.position(), SearchConfig::default()) else {
             return Reply::Err("the game is over".into());
@@ -305,11 +303,9 @@ impl Gtp {
     }
 
     fn solve(&self, args: &[&str]) -> Reply {
-        const MAX: u64 = 1_000_000_000;
-        let budget = match args.first().map(|a| a.parse::<u64>()) {
-            None => 20_000_000,
-            Some(Ok(n)) if (1..=MAX).contains(&n) => n,
-            Some(_) => return Reply::Err(format!("hexarena-solve takes a position budget from 1 to {MAX}")),
+        let budget = match count_arg(args, 20_000_000, 1_000_000_000, "hexarena-solve takes a position budget") {
+            Ok(n) => n,
+            Err(e) => return Reply::Err(e),
         };
         if let Some(w) = self.game.winner() {
             return Reply::Ok(gtp_colour_letter(w).to_ascii_lowercase().to_string());
@@ -354,6 +350,16 @@ impl Gtp {
         };
         out.push_str(&format!("B = black (our Red), W = white (our Blue); {turn}"));
         out
+    }
+}
+
+/// The optional count a command takes first: `default` when absent, else
+/// 1 to `max`; `takes` starts the error ("… from 1 to MAX").
+fn count_arg(args: &[&str], default: u64, max: u64, takes: &str) -> Result<u64, String> {
+    match args.first().map(|a| a.parse::<u64>()) {
+        None => Ok(default),
+        Some(Ok(n)) if (1..=max).contains(&n) => Ok(n),
+        Some(_) => Err(format!("{takes} from 1 to {max}")),
     }
 }
 
