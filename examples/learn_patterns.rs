@@ -4,6 +4,7 @@
 //!
 //!     cargo run --release --example learn_patterns -- play GAMES ITERATIONS FILE [THREADS] [SEED]
 //!     cargo run --release --example learn_patterns -- fit FILE... > src/engine/patterns/patterns.txt
+//!     cargo run --release --example learn_patterns -- fit-playout FILE... > src/engine/patterns/playout.txt
 //!
 //! `play` appends GAMES self-play games to FILE, one move list per line
 //! (`11x11 c4 f6 …`), on 9×9, 11×11 and 13×13 in turn. Each game opens on a
@@ -15,14 +16,16 @@
 //! `fit` reads the games, makes one competition of each position after the
 //! opening (the empty cells, won by the one played), fits the weights by
 //! minorization-maximization and prints the pattern file, reporting on
-//! stderr how well the weights predict the moves.
+//! stderr how well the weights predict the moves. `fit-playout` does the
+//! same with patterns of the six adjacent cells only: the playouts'
+//! weights.
 
 use std::io::Write;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use hexarena::engine::patterns::Patterns;
-use hexarena::engine::patterns::mm::{Fitting, Sample, fit};
+use hexarena::engine::patterns::mm::{Extent, Fitting, Sample, fit};
 use hexarena::engine::search::{SearchConfig, Searcher};
 use hexarena::engine::{Cell, Game, Move, Record};
 
@@ -91,9 +94,9 @@ fn play(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn fit_files(paths: &[String]) -> Result<(), String> {
+fn fit_files(paths: &[String], extent: Extent) -> Result<(), String> {
     if paths.is_empty() {
-        return Err("usage: learn_patterns fit FILE...".into());
+        return Err("usage: learn_patterns fit|fit-playout FILE...".into());
     }
     let mut samples = Vec::new();
     let mut games = 0;
@@ -102,7 +105,7 @@ fn fit_files(paths: &[String]) -> Result<(), String> {
         for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let record = Record::from_text(line, 11).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
             let game = record.to_game(false).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            samples.extend(Sample::of_game(&game, 1));
+            samples.extend(Sample::of_game(&game, 1, extent));
             games += 1;
         }
     }
@@ -117,9 +120,13 @@ fn fit_files(paths: &[String]) -> Result<(), String> {
         100.0 * fitted.top_one,
         100.0 * fitted.top_ten,
     );
+    let (what, command) = match extent {
+        Extent::Shape => ("move patterns", "fit"),
+        Extent::Adjacent => ("playout patterns (the six adjacent cells only)", "fit-playout"),
+    };
     let comment = format!(
-        "Learned move patterns of hexarena's engine (see src/engine/patterns/).\n\
-         Rebuilt by examples/learn_patterns.rs from {games} self-play games ({} positions);\n\
+        "Learned {what} of hexarena's engine (see src/engine/patterns/).\n\
+         Rebuilt by `examples/learn_patterns.rs {command}` from {games} self-play games ({} positions);\n\
          the played move had the heaviest pattern in {:.1}% of positions.\n\
          Each line: a shape in hexadecimal, then its weight's natural logarithm in thousandths.",
         samples.len(),
@@ -135,8 +142,12 @@ fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("play") => play(&args[1..]),
-        Some("fit") => fit_files(&args[1..]),
-        _ => Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] | fit FILE...".into()),
+        Some("fit") => fit_files(&args[1..], Extent::Shape),
+        Some("fit-playout") => fit_files(&args[1..], Extent::Adjacent),
+        _ => {
+            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] | fit FILE... | fit-playout FILE..."
+                .into())
+        }
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

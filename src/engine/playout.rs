@@ -9,6 +9,7 @@
 use super::bits::{Bits, Masks};
 use super::cell::{Cell, NEIGHBOUR_OFFSETS};
 use super::color::Color;
+use super::patterns::playout::{self as weights, Acceptance};
 use super::rng::Rng;
 use super::stones::Stones;
 /// Uniform random playouts on one board size.
@@ -55,16 +56,26 @@ const OFF_BOARD: u16 = u16::MAX;
 
 /// Playouts that save bridges: when a stone lands on one of the two cells
 /// that join a pair of the opponent's stones (or a stone and its edge), the
-/// opponent answers on the other cell. Otherwise moves are uniform random.
+/// opponent answers on the other cell. Otherwise moves are drawn at random,
+/// uniformly or, with pattern weights, kept with the chance the weights
+/// give the cell's six neighbours (see [`weights`]).
 #[derive(Clone, Debug)]
 pub struct BridgePlayouts<B: Bits> {
     masks: Masks<B>,
     /// For each cell, the six (stone, stone, other carrier) triples of the
     /// bridges it is a carrier of, in ring order.
     bridges: Vec<[(u16, u16, u16); 6]>,
+    /// For each cell, its six neighbours in ring order (edges as their
+    /// owners' marks).
+    adjacent: Vec<[u16; 6]>,
+    acceptance: Option<Acceptance>,
     owner: Vec<u8>,
     order: Vec<u16>,
 }
+
+/// Draws a weighted playout makes before it takes a cell whatever its
+/// weight: late in a playout only poor cells may be left.
+const MAX_DRAWS: u32 = 8;
 
 const EMPTY: u8 = 0;
 const RED: u8 = 1;
@@ -95,6 +106,12 @@ impl<B: Bits> BridgePlayouts<B> {
                 (r * n + q) as u16
             }
         };
+        let adjacent = (0..cells)
+            .map(|i| {
+                let c = Cell::from_index(i, n);
+                std::array::from_fn(|k| at(c.q as i16 + RING[k].0 as i16, c.r as i16 + RING[k].1 as i16))
+            })
+            .collect();
         let bridges = (0..cells)
             .map(|i| {
                 let c = Cell::from_index(i, n);
@@ -110,7 +127,62 @@ impl<B: Bits> BridgePlayouts<B> {
                 })
             })
             .collect();
-        BridgePlayouts { masks: Masks::new(n), bridges, owner: vec![EMPTY; cells], order: Vec::with_capacity(cells) }
+        BridgePlayouts {
+            masks: Masks::new(n),
+            bridges,
+            adjacent,
+            acceptance: None,
+            owner: vec![EMPTY; cells],
+            order: Vec::with_capacity(cells),
+        }
+    }
+
+    /// The same playouts, drawing cells by `acceptance`.
+    pub fn weighted(mut self, acceptance: Acceptance) -> BridgePlayouts<B> {
+        self.acceptance = Some(acceptance);
+        self
+    }
+
+    /// The code of the colours around `cell` (see [`weights::CODES`]).
+    #[inline]
+    fn code(&self, cell: usize) -> usize {
+        let mut code = 0;
+        for (k, &at) in self.adjacent[cell].iter().enumerate() {
+            let bits = match self.owner_of(at) {
+                RED => weights::RED,
+                BLUE => weights::BLUE,
+                _ => weights::EMPTY,
+            };
+            code |= bits << (2 * k);
+        }
+        code
+    }
+
+    /// The next cell drawn for `mover` among `order[next..]`, moved to
+    /// `order[next]`; cells already taken (by replies) are skipped.
+    #[inline]
+    fn draw(&mut self, next: &mut usize, mover: Color, rng: &mut Rng) -> usize {
+        let mut draws = 0;
+        loop {
+            let random = rng.next_u64();
+            let j = *next + (((random >> 32) * (self.order.len() - *next) as u64) >> 32) as usize;
+            let c = self.order[j] as usize;
+            if self.owner[c] != EMPTY {
+                self.order.swap(*next, j);
+                *next += 1;
+                continue;
+            }
+            if let Some(acceptance) = &self.acceptance
+                && draws < MAX_DRAWS
+                && (random & 0xffff) as u16 > acceptance.of(mover, self.code(c))
+            {
+                draws += 1;
+                continue;
+            }
+            self.order.swap(*next, j);
+            *next += 1;
+            return c;
+        }
     }
 
     #[inline]
@@ -160,16 +232,8 @@ impl<B: Bits> BridgePlayouts<B> {
         while left > 0 {
             let cell = match reply.take().filter(|&c| self.owner[c] == EMPTY) {
                 Some(c) => c,
-                None => loop {
-                    // Lazy Fisher–Yates, skipping cells taken by replies.
-                    let j = next + rng.below(self.order.len() - next);
-                    self.order.swap(next, j);
-                    let c = self.order[next] as usize;
-                    next += 1;
-                    if self.owner[c] == EMPTY {
-                        break c;
-                    }
-                },
+                // Lazy Fisher–Yates, skipping cells taken by replies.
+                None => self.draw(&mut next, mover, rng),
             };
             self.owner[cell] = code(mover);
             out.to_move = mover;
@@ -255,6 +319,56 @@ mod tests {
         p.owner[Cell::new(1, 2).index(5)] = RED;
         p.owner[Cell::new(0, 2).index(5)] = BLUE;
         assert_eq!(p.bridge_reply(Cell::new(0, 2).index(5), RED), Some(Cell::new(0, 3).index(5)));
+    }
+
+    /// Playout weights that keep only cells with no stone and no edge
+    /// around them.
+    fn open_cells_only() -> Acceptance {
+        use crate::engine::patterns::{Patterns, playout::PlayoutPolicy, shape};
+        let weights = (0..1u64 << 12)
+            .filter(|&s| shape::is_valid(s) && shape::canonical(s) == s)
+            .map(|s| (s, if s == 0 { 1.0 } else { 1e-4 }));
+        let weights = Box::leak(Box::new(Patterns::new(weights, 1e-4)));
+        Acceptance::new(PlayoutPolicy { weights, cap: 1.0 })
+    }
+
+    #[test]
+    fn weighted_draws_favour_what_the_weights_favour() {
+        // On the empty 7×7 board the 25 inner cells have no stone or edge
+        // around them. Uniform draws take one about half the time; draws
+        // that shun every other cell almost always do.
+        let inner = |c: usize| {
+            let cell = Cell::from_index(c, 7);
+            (1..6).contains(&cell.q) && (1..6).contains(&cell.r)
+        };
+        let share = |p: &mut BridgePlayouts<u64>| {
+            let mut rng = Rng::new(5);
+            let mut hits = 0;
+            for _ in 0..2000 {
+                p.order.clear();
+                p.order.extend(0..49u16);
+                let mut next = 0;
+                hits += usize::from(inner(p.draw(&mut next, Color::Red, &mut rng)));
+            }
+            hits as f64 / 2000.0
+        };
+        let uniform = share(&mut BridgePlayouts::new(7));
+        assert!((0.45..0.57).contains(&uniform), "{uniform}");
+        let weighted = share(&mut BridgePlayouts::new(7).weighted(open_cells_only()));
+        assert!(weighted > 0.97, "{weighted}");
+    }
+
+    #[test]
+    fn a_weighted_playout_still_fills_every_cell_alternately() {
+        let mut p = BridgePlayouts::<u128>::new(11).weighted(open_cells_only());
+        let mut rng = Rng::new(2);
+        let s = Stones::<u128>::empty();
+        let mut empties = Vec::new();
+        members(s.empty_cells(&p.masks), 121, &mut empties);
+        for _ in 0..50 {
+            let full = p.run(&s, &empties, &mut rng);
+            assert_eq!((full.red.count(), full.blue.count()), (61, 60));
+        }
     }
 
     #[test]

@@ -25,25 +25,45 @@ pub struct Sample {
     pub candidates: Vec<u64>,
 }
 
+/// How much of a cell's surroundings a pattern reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extent {
+    /// The whole shape, to distance 2: the tree's priors.
+    Shape,
+    /// The six adjacent cells only: the playouts' weights, cheap enough to
+    /// read at every playout move.
+    Adjacent,
+}
+
+impl Extent {
+    /// The pattern of a shape read to this extent.
+    pub fn pattern(self, shape: u64) -> u64 {
+        match self {
+            Extent::Shape => shape::canonical(shape),
+            Extent::Adjacent => shape::canonical(shape & shape::ADJACENT),
+        }
+    }
+}
+
 impl Sample {
     /// The competition of `position` (side to move) won by `played`.
-    pub fn of(shapes: &mut Shapes, position: &Position, played: Cell) -> Sample {
+    pub fn of(shapes: &mut Shapes, position: &Position, played: Cell, extent: Extent) -> Sample {
         shapes.load_position(position);
         let n = position.size();
-        let pattern = |cell: Cell| shape::canonical(shapes.loaded(cell.index(n)));
+        let pattern = |cell: Cell| extent.pattern(shapes.loaded(cell.index(n)));
         Sample { chosen: pattern(played), candidates: position.empty_cells().map(pattern).collect() }
     }
 
     /// The competitions of a game's stones from move `from` on (a swap
     /// ends the list: what follows is still fine, but rare enough not to
     /// matter).
-    pub fn of_game(game: &Game, from: usize) -> Vec<Sample> {
+    pub fn of_game(game: &Game, from: usize, extent: Extent) -> Vec<Sample> {
         let mut shapes = Shapes::new(game.size());
         let mut samples = Vec::new();
         for (i, m) in game.moves().iter().enumerate() {
             let Move::Place(cell) = m else { break };
             if i >= from {
-                samples.push(Sample::of(&mut shapes, game.prefix(i).position(), *cell));
+                samples.push(Sample::of(&mut shapes, game.prefix(i).position(), *cell, extent));
             }
         }
         samples

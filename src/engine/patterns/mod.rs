@@ -8,6 +8,7 @@
 //! worker fetches it once and hands it over, so no page carries it.
 
 pub mod mm;
+pub mod playout;
 pub mod shape;
 
 use std::fmt;

@@ -142,6 +142,9 @@ impl Shapes {
     }
 }
 
+/// The bits of a shape's first ring: its six adjacent cells.
+pub const ADJACENT: u64 = (1 << 12) - 1;
+
 /// A shape turned by half a turn.
 pub fn half_turn(shape: u64) -> u64 {
     // Each ring is twelve bits; its two halves of six swap places.

@@ -9,6 +9,7 @@
 
 use super::super::bits::{Bits, Masks};
 use super::super::color::Color;
+use super::super::patterns::playout::Acceptance;
 use super::super::patterns::shape::canonical;
 use super::super::patterns::{Patterns, Shapes};
 use super::super::playout::{BridgePlayouts, members};
@@ -104,7 +105,10 @@ impl<B: Bits> Mcts<B> {
             nodes: Vec::with_capacity(1024),
             edges: Vec::with_capacity(1024 * 8),
             root_stones: root,
-            playouts: BridgePlayouts::new(size),
+            playouts: match config.playout {
+                Some(policy) => BridgePlayouts::new(size).weighted(Acceptance::new(policy)),
+                None => BridgePlayouts::new(size),
+            },
             rng: Rng::new(config.seed),
             config,
             max_nodes,

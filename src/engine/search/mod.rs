@@ -21,6 +21,7 @@ use super::bits::{Bits, ForWidth, at_width};
 use super::cell::Cell;
 use super::color::Color;
 use super::patterns::Patterns;
+use super::patterns::playout::PlayoutPolicy;
 use super::position::Position;
 use super::stones::Stones;
 
@@ -70,6 +71,8 @@ pub struct SearchConfig {
     /// statistics: the bonus of a move with prior probability `p` after `n`
     /// visits is `prior_weight * p / sqrt(n + 1)`.
     pub prior_weight: f32,
+    /// Pattern weights that steer the playouts (none: uniform draws).
+    pub playout: Option<PlayoutPolicy>,
 }
 
 impl Default for SearchConfig {
@@ -83,6 +86,7 @@ impl Default for SearchConfig {
             memory_bytes: 256 << 20,
             patterns: default_patterns(),
             prior_weight: DEFAULT_PRIOR_WEIGHT,
+            playout: None,
         }
     }
 }
