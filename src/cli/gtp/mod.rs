@@ -15,8 +15,10 @@ use self::clock::GameClocks;
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
 use crate::engine::search::clock::{ClockLeft, TimeControl, move_time, search_on_clock};
+use crate::engine::search::endgame::{self, DEFAULT_PROVING, RANKING_ITERATIONS, prove_within};
 use crate::engine::search::level::{choose_move_with, move_budget, swaps};
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
+use crate::engine::solver::Verdict;
 use crate::engine::{Cell, Color, Game, MAX_SIZE, MIN_SIZE, Move};
 
 /// How the engine spends its thinking.
@@ -263,11 +265,17 @@ impl Gtp {
     fn think_for(&mut self, limit: Duration, seed: u64) -> Option<Move> {
         // Checked when the session was configured; wall time is the fallback.
         let clock = ThinkingClock::start(self.options.clock).unwrap_or(ThinkingClock::Wall(Instant::now()));
+        let position = self.game.position();
+        let verdict = prove_within(position, DEFAULT_PROVING.time(position, limit), || clock.elapsed());
         let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
-        while clock.elapsed() < limit && s.proven().is_none() {
-            s.run(256);
+        if matches!(verdict, Verdict::Win(_)) {
+            s.run(RANKING_ITERATIONS);
+        } else {
+            while clock.elapsed() < limit && s.proven().is_none() {
+                s.run(256);
+            }
         }
-        conclude(&self.game, s)
+        conclude(&self.game, s, &verdict)
     }
 
     /// The best move under a game clock: a share of the time left, more
@@ -278,9 +286,15 @@ impl Gtp {
         // `--cpu-time` says for per-move budgets.
         let clock = Instant::now();
         let time = move_time(&control, left, self.game.size(), self.game.position().empty_cells().count());
+        let position = self.game.position();
+        let verdict = prove_within(position, DEFAULT_PROVING.time(position, time.target), || clock.elapsed());
         let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
-        search_on_clock(s, time, 256, || clock.elapsed());
-        conclude(&self.game, s)
+        if matches!(verdict, Verdict::Win(_)) {
+            s.run(RANKING_ITERATIONS);
+        } else {
+            search_on_clock(s, time, 256, || clock.elapsed());
+        }
+        conclude(&self.game, s, &verdict)
     }
 
     /// `hexarena-analyze [iterations]`: top moves in HexGui's orientation.
@@ -363,14 +377,14 @@ fn count_arg(args: &[&str], default: u64, max: u64, takes: &str) -> Result<u64, 
     }
 }
 
-/// The move a finished search of `game` gives: the swap where it is open
-/// and pays, else the best cell.
-fn conclude(game: &Game, s: &Searcher) -> Option<Move> {
-    let analysis = s.analysis(1);
-    if swaps(game, &analysis) {
+/// The move a finished search of `game` gives, with what the solver found
+/// before it: the swap where it is open and pays, else a proved win's
+/// move, else the best cell.
+fn conclude(game: &Game, s: &Searcher, verdict: &Verdict) -> Option<Move> {
+    if swaps(game, &s.analysis(1)) {
         return Some(Move::Swap);
     }
-    analysis.moves.first().map(|m| Move::Place(m.cell))
+    endgame::choose(verdict, s).map(Move::Place)
 }
 
 fn parse_colour(text: &str) -> Result<Color, String> {

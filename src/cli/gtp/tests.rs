@@ -116,3 +116,18 @@ fn genmove_swaps_a_central_opening() {
     let out = session("boardsize 9\nplay b e5\ngenmove w\nshowboard\nquit\n");
     assert!(out.contains("= swap-pieces\n\n"), "{out}");
 }
+
+#[test]
+fn a_position_the_solver_proves_is_played_to_keep_the_win() {
+    // On 5×5 the centre wins for Black whatever White's first answer, but
+    // not every Black move after it does: the solver's share of the move's
+    // time proves the win, and the move played keeps it.
+    let mut gtp = Gtp::new(GtpOptions { time_per_move: Some(Duration::from_secs(2)), ..GtpOptions::default() });
+    let mut out = Vec::new();
+    let script = "boardsize 5\nplay b c3\nplay w b4\nhexarena-solve\ngenmove b\nhexarena-solve\nquit\n";
+    gtp.run(script.as_bytes(), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let answers: Vec<&str> = out.split("\n\n").filter(|a| a.starts_with(['=', '?'])).collect();
+    assert_eq!(answers[3], "= b", "Black to move wins ({out})");
+    assert_eq!(answers[5], "= b", "and still wins after its move ({out})");
+}

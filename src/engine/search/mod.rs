@@ -6,6 +6,7 @@
 //! search in slices and look at their own clock between them.
 
 pub mod clock;
+pub mod endgame;
 pub mod follow;
 pub mod level;
 mod mcts;

@@ -1,0 +1,138 @@
+//! Proving the position at the root with part of a move's time.
+//!
+//! The tree search proves a position only once its tree reaches the end
+//! of every line, which on 9×9 comes many moves after the solver could
+//! prove it: in self-play positions with fourteen stones, the solver most
+//! often settles the game within a few thousand positions, while the
+//! search's first proof came ten or more moves later. In between, a search
+//! can let a won game slip. So a move's time is shared: first the solver
+//! (a [`Prover`] run in slices, until it decides or its share is spent),
+//! then the tree search with what is left. A proved win is kept by playing
+//! a winning move, the one the search likes best; a proved loss or no
+//! proof leaves the choice to the search.
+
+use std::time::Duration;
+
+use super::{Analysis, Searcher};
+use crate::engine::cell::Cell;
+use crate::engine::position::Position;
+use crate::engine::solver::{Prover, Verdict};
+
+/// When and how long to look for a proof.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Proving {
+    /// The share of a move's time the solver may take (0: never).
+    pub share: f32,
+    /// The solver is tried only with at most this many empty cells: with
+    /// more, a proof within a move is too rare to pay for its time.
+    pub max_empty: usize,
+}
+
+/// What the GTP engine does. The measurements behind it are in
+/// docs/benchmarks.md.
+pub const DEFAULT_PROVING: Proving = Proving { share: 0.25, max_empty: 70 };
+
+/// Iterations of the tree search that rank the winning moves once a win
+/// is proved (the rest of the move's time is not needed).
+pub const RANKING_ITERATIONS: u64 = 2_000;
+
+/// Positions the solver searches between two looks at the clock.
+const SLICE: u64 = 256;
+
+impl Proving {
+    /// The time the solver may take of a move's `time` in `position`
+    /// (zero when it is not worth trying).
+    pub fn time(&self, position: &Position, time: Duration) -> Duration {
+        if self.share <= 0.0 || position.empty_cells().count() > self.max_empty {
+            return Duration::ZERO;
+        }
+        time.mul_f32(self.share.min(1.0))
+    }
+}
+
+/// Looks for a proof of `position` for the side to move until one is found
+/// or `elapsed()` reaches `time`.
+pub fn prove_within(position: &Position, time: Duration, mut elapsed: impl FnMut() -> Duration) -> Verdict {
+    if time.is_zero() {
+        return Verdict::Unknown;
+    }
+    let mut prover = Prover::new(position);
+    loop {
+        let verdict = prover.run(SLICE);
+        if *verdict != Verdict::Unknown || elapsed() >= time {
+            return verdict.clone();
+        }
+    }
+}
+
+/// The move to play after `search` when `verdict` is what the solver
+/// found: with a proved win, the winning cell the search ranks highest
+/// (the solver's first if the search saw none); otherwise, or when the
+/// win names no cell because every move keeps it, the search's best.
+pub fn choose(verdict: &Verdict, search: &Searcher) -> Option<Cell> {
+    match verdict {
+        // No cell named: the win needs no move (any will do).
+        Verdict::Win(winning) if !winning.is_empty() => {
+            best_among(winning, &search.analysis(usize::MAX)).or_else(|| winning.first().copied())
+        }
+        _ => search.best_move(),
+    }
+}
+
+fn best_among(cells: &[Cell], analysis: &Analysis) -> Option<Cell> {
+    analysis.moves.iter().map(|m| m.cell).find(|c| cells.contains(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Record;
+    use crate::engine::search::SearchConfig;
+    use crate::engine::solver::solve;
+
+    fn position(text: &str) -> Position {
+        Record::from_text(text, 9).unwrap().to_game(false).unwrap().position().clone()
+    }
+
+    #[test]
+    fn the_solver_is_tried_only_late_enough_and_for_its_share() {
+        let proving = Proving { share: 0.25, max_empty: 70 };
+        let early = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4");
+        let late = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3");
+        assert_eq!(early.empty_cells().count(), 71);
+        assert_eq!(proving.time(&early, Duration::from_secs(1)), Duration::ZERO);
+        assert_eq!(proving.time(&late, Duration::from_secs(1)), Duration::from_millis(250));
+        let off = Proving { share: 0.0, ..proving };
+        assert_eq!(off.time(&late, Duration::from_secs(1)), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_won_position_is_proved_and_a_winning_move_played() {
+        // On 5×5 the first player wins with the centre, and Blue's b4 does
+        // not change that: Red to move wins, but not with every move.
+        let p = Record::from_text("5x5 c3 b4", 5).unwrap().to_game(false).unwrap().position().clone();
+        let verdict = prove_within(&p, Duration::from_secs(60), || Duration::ZERO);
+        let Verdict::Win(cells) = &verdict else { panic!("not proved: {verdict:?}") };
+        assert!(cells.len() < p.empty_cells().count(), "every move wins: {cells:?}");
+        let mut search = Searcher::new(&p, SearchConfig::default()).unwrap();
+        search.run(200);
+        let chosen = choose(&verdict, &search).unwrap();
+        assert!(cells.contains(&chosen));
+        let mut after = p.clone();
+        after.put(chosen, p.to_move());
+        after.set_to_move(p.to_move().opponent());
+        assert_eq!(solve(&after, 1_000_000).verdict, Verdict::Loss, "{chosen} gives the win away");
+    }
+
+    #[test]
+    fn without_time_nothing_is_searched_and_the_search_decides() {
+        let p = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3");
+        assert_eq!(prove_within(&p, Duration::ZERO, || Duration::ZERO), Verdict::Unknown);
+        let mut search = Searcher::new(&p, SearchConfig::default()).unwrap();
+        search.run(500);
+        assert_eq!(choose(&Verdict::Unknown, &search), search.best_move());
+        assert_eq!(choose(&Verdict::Loss, &search), search.best_move());
+        // A win that names no cell (every move keeps it) is the search's.
+        assert_eq!(choose(&Verdict::Win(Vec::new()), &search), search.best_move());
+    }
+}
