@@ -6,9 +6,15 @@
 //!
 //!     cargo run --release --example tune_match -- SIZE MS_PER_MOVE CHALLENGER [BASELINE] [SHARD/SHARDS]
 //!
+//! SHARD counts from 0 (`0/2` and `1/2` split a match in two).
+//!
 //! Settings are `name=value` pairs joined by commas, changing the engine's
 //! defaults: `exploration`, `rave_bias`, `expand_after`, `knowledge_after`,
-//! `prior_weight`, `patterns` (`none`, `builtin` or a file), and `reuse`
+//! `prior_weight`, `patterns` (`none`, `builtin` or a file), `playout`
+//! (`none`, a cap for the built-in playout weights, or `CAP:FILE`),
+//! `prove` (the share of a move's time the solver takes
+//! first, 0 by default here, unlike the GTP engine) and `prove_empty` (the
+//! most empty cells it is tried with), and `reuse`
 //! (`true`: keep the tree from move to move, as the GTP engine and the
 //! worker do) (`-` for the defaults). The knowledge match of issue 27 was
 //! `tune_match 9 100 knowledge_after=128 knowledge_after=0`.
@@ -22,8 +28,11 @@
 use std::time::{Duration, Instant};
 
 use hexarena::engine::patterns::Patterns;
-use hexarena::engine::search::clock::{ClockLeft, TimeControl, move_time, search_on_clock};
+use hexarena::engine::patterns::playout::{self, PlayoutPolicy};
+use hexarena::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock};
+use hexarena::engine::search::endgame::{self, DEFAULT_PROVING, Proving, RANKING_ITERATIONS, prove_within};
 use hexarena::engine::search::{Following, SearchConfig};
+use hexarena::engine::solver::Verdict;
 use hexarena::engine::{Cell, Color, Game, Move};
 
 /// How a side spends a game clock.
@@ -35,6 +44,8 @@ enum Spending {
 
 struct Settings {
     config: SearchConfig,
+    /// When the solver looks for a proof before the search.
+    proving: Proving,
     /// Whether the side keeps its tree from move to move.
     reuse: bool,
     spending: Spending,
@@ -61,31 +72,28 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
     if !side.settings.reuse {
         side.following = Following::new();
     }
+    let time = match budget {
+        Budget::PerMove(limit) => MoveTime { target: limit, limit },
+        Budget::Game(control) => move_time(&control, left, game.size(), game.position().empty_cells().count()),
+    };
+    let position = game.position();
+    let verdict = prove_within(position, side.settings.proving.time(position, time.target), || started.elapsed());
     let search = side.following.search(game, side.settings.config).expect("a game in progress");
     let before = search.iterations();
-    match budget {
-        Budget::PerMove(limit) => {
-            while started.elapsed() < limit && search.proven().is_none() {
-                search.run(64);
-            }
+    match (budget, side.settings.spending) {
+        _ if matches!(verdict, Verdict::Win(_)) => search.run(RANKING_ITERATIONS),
+        (Budget::Game(_), Spending::Managed) => {
+            search_on_clock(search, time, 64, || started.elapsed());
         }
-        Budget::Game(control) => {
-            let time = move_time(&control, left, game.size(), game.position().empty_cells().count());
-            match side.settings.spending {
-                Spending::Managed => {
-                    search_on_clock(search, time, 64, || started.elapsed());
-                }
-                Spending::Even => {
-                    while started.elapsed() < time.target && search.proven().is_none() {
-                        search.run(64);
-                    }
-                }
+        (Budget::PerMove(_), _) | (Budget::Game(_), Spending::Even) => {
+            while started.elapsed() < time.target && search.proven().is_none() {
+                search.run(64);
             }
         }
     }
     side.iterations += search.iterations() - before;
     side.seconds += started.elapsed().as_secs_f64();
-    search.best_move().expect("a move")
+    endgame::choose(&verdict, search).expect("a move")
 }
 
 /// Plays one game from `opening` (Red's first stone); the winner (on the
@@ -146,11 +154,30 @@ fn patterns(value: &str) -> Result<Option<&'static Patterns>, String> {
     }
 }
 
+/// `none`, `CAP` (the built-in playout weights capped there) or
+/// `CAP:FILE`.
+fn playout(value: &str) -> Result<Option<PlayoutPolicy>, String> {
+    if value == "none" {
+        return Ok(None);
+    }
+    let (cap, path) = value.split_once(':').map_or((value, None), |(c, p)| (c, Some(p)));
+    let cap: f32 = cap.parse().map_err(|e| format!("playout: '{cap}' is not a cap ({e})"))?;
+    let weights = match path {
+        None => playout::builtin(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("playout: cannot read {path}: {e}"))?;
+            Box::leak(Box::new(playout::parse(&text).map_err(|e| format!("{path}: {e}"))?))
+        }
+    };
+    Ok(Some(PlayoutPolicy { weights, cap }))
+}
+
 /// The engine's defaults changed by `spec` (`name=value,…`, or `-`), and
 /// whether the side keeps its tree between moves.
 fn settings(spec: &str) -> Result<Settings, String> {
     let mut config = SearchConfig::default();
     let mut reuse = false;
+    let mut proving = Proving { share: 0.0, ..DEFAULT_PROVING };
     let mut spending = Spending::Managed;
     for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty() && *p != "-") {
         let (name, value) = pair.split_once('=').ok_or(format!("'{pair}' is not name=value"))?;
@@ -162,6 +189,9 @@ fn settings(spec: &str) -> Result<Settings, String> {
             "knowledge_after" => config.knowledge_after = value.parse().map_err(|e| bad(&e))?,
             "prior_weight" => config.prior_weight = value.parse().map_err(|e| bad(&e))?,
             "patterns" => config.patterns = patterns(value)?,
+            "playout" => config.playout = playout(value)?,
+            "prove" => proving.share = value.parse().map_err(|e| bad(&e))?,
+            "prove_empty" => proving.max_empty = value.parse().map_err(|e| bad(&e))?,
             "reuse" => reuse = value.parse().map_err(|e| bad(&e))?,
             "time" => {
                 spending = match value {
@@ -173,7 +203,22 @@ fn settings(spec: &str) -> Result<Settings, String> {
             other => return Err(format!("unknown setting '{other}'")),
         }
     }
-    Ok(Settings { config, reuse, spending })
+    Ok(Settings { config, proving, reuse, spending })
+}
+
+/// Whether an argument has the form of a shard: digits, '/', digits.
+fn is_shard(arg: &str) -> bool {
+    arg.split_once('/')
+        .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty() && a.bytes().chain(b.bytes()).all(|c| c.is_ascii_digit()))
+}
+
+/// `SHARD/SHARDS`, counted from 0: this run plays the openings whose index
+/// leaves remainder SHARD when divided by SHARDS.
+fn shard_of(arg: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("shard '{arg}' must be SHARD/SHARDS with 0 <= SHARD < SHARDS (counted from 0)");
+    let (a, b) = arg.split_once('/').ok_or_else(bad)?;
+    let (shard, shards) = (a.parse::<usize>().map_err(|_| bad())?, b.parse::<usize>().map_err(|_| bad())?);
+    if shard < shards { Ok((shard, shards)) } else { Err(bad()) }
 }
 
 fn main() -> std::process::ExitCode {
@@ -186,7 +231,22 @@ fn main() -> std::process::ExitCode {
         }
         _ => Budget::PerMove(Duration::from_millis(time.parse().unwrap_or(100))),
     };
-    let spec = |i: usize| args.get(i).filter(|a| !a.contains('/')).map_or("-", String::as_str);
+    // The shard, if given, is the last argument (settings may hold a
+    // file's path, so a '/' alone does not make one).
+    let shard_arg = args.iter().skip(2).last().filter(|a| is_shard(a));
+    let shard = match shard_arg.map(|a| shard_of(a)) {
+        None => Ok((0, 1)),
+        Some(parsed) => parsed,
+    };
+    let (shard, shards) = match shard {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tune_match: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let settings_args = args.len().saturating_sub(usize::from(shard_arg.is_some()));
+    let spec = |i: usize| args.get(i).filter(|_| i < settings_args).map_or("-", String::as_str);
     let (challenger, baseline) = (spec(2), spec(3));
     let (on, off) = match (settings(challenger), settings(baseline)) {
         (Ok(on), Ok(off)) => (on, off),
@@ -195,13 +255,6 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let (shard, shards) = args
-        .iter()
-        .skip(2)
-        .find_map(|a| a.split_once('/'))
-        .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
-        .filter(|&(a, b)| a < b)
-        .unwrap_or((0, 1));
     let side = |settings: Settings| Side { settings, following: Following::new(), iterations: 0, seconds: 0.0 };
     let (mut with, mut without) = (side(on), side(off));
     let cells: Vec<Cell> = (0..size as usize * size as usize).map(|i| Cell::from_index(i, size)).collect();
