@@ -4,7 +4,11 @@
 use super::*;
 
 fn session(script: &str) -> String {
-    let mut gtp = Gtp::new(GtpOptions { level: Level::Beginner, ..GtpOptions::default() });
+    session_with(GtpOptions { level: Level::Beginner, ..GtpOptions::default() }, script)
+}
+
+fn session_with(options: GtpOptions, script: &str) -> String {
+    let mut gtp = Gtp::new(options);
     let mut out = Vec::new();
     gtp.run(script.as_bytes(), &mut out).unwrap();
     String::from_utf8(out).unwrap()
@@ -122,11 +126,9 @@ fn a_position_the_solver_proves_is_played_to_keep_the_win() {
     // On 5×5 the centre wins for Black whatever White's first answer, but
     // not every Black move after it does: the solver's share of the move's
     // time proves the win, and the move played keeps it.
-    let mut gtp = Gtp::new(GtpOptions { time_per_move: Some(Duration::from_secs(2)), ..GtpOptions::default() });
-    let mut out = Vec::new();
+    let options = GtpOptions { time_per_move: Some(Duration::from_secs(2)), ..GtpOptions::default() };
     let script = "boardsize 5\nplay b c3\nplay w b4\nhexarena-solve\ngenmove b\nhexarena-solve\nquit\n";
-    gtp.run(script.as_bytes(), &mut out).unwrap();
-    let out = String::from_utf8(out).unwrap();
+    let out = session_with(options, script);
     let answers: Vec<&str> = out.split("\n\n").filter(|a| a.starts_with(['=', '?'])).collect();
     assert_eq!(answers[3], "= b", "Black to move wins ({out})");
     assert_eq!(answers[5], "= b", "and still wins after its move ({out})");
