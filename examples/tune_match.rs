@@ -30,9 +30,8 @@ use std::time::{Duration, Instant};
 use hexarena::engine::patterns::Patterns;
 use hexarena::engine::patterns::playout::{self, PlayoutPolicy};
 use hexarena::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock};
-use hexarena::engine::search::endgame::{self, DEFAULT_PROVING, Proving, RANKING_ITERATIONS, prove_within};
+use hexarena::engine::search::endgame::{self, DEFAULT_PROVING, Proving};
 use hexarena::engine::search::{Following, SearchConfig};
-use hexarena::engine::solver::Verdict;
 use hexarena::engine::{Cell, Color, Game, Move};
 
 /// How a side spends a game clock.
@@ -76,21 +75,26 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
         Budget::PerMove(limit) => MoveTime { target: limit, limit },
         Budget::Game(control) => move_time(&control, left, game.size(), game.position().empty_cells().count()),
     };
-    let position = game.position();
-    let verdict = prove_within(position, side.settings.proving.time(position, time.target), || started.elapsed());
     let search = side.following.search(game, side.settings.config).expect("a game in progress");
     let before = search.iterations();
-    match (budget, side.settings.spending) {
-        _ if matches!(verdict, Verdict::Win(_)) => search.run(RANKING_ITERATIONS),
-        (Budget::Game(_), Spending::Managed) => {
-            search_on_clock(search, time, 64, || started.elapsed());
-        }
-        (Budget::PerMove(_), _) | (Budget::Game(_), Spending::Even) => {
-            while started.elapsed() < time.target && search.proven().is_none() {
-                search.run(64);
+    let spending = side.settings.spending;
+    let verdict = endgame::think(
+        game.position(),
+        search,
+        side.settings.proving,
+        time.target,
+        || started.elapsed(),
+        |search| match (budget, spending) {
+            (Budget::Game(_), Spending::Managed) => {
+                search_on_clock(search, time, 64, || started.elapsed());
             }
-        }
-    }
+            (Budget::PerMove(_), _) | (Budget::Game(_), Spending::Even) => {
+                while started.elapsed() < time.target && search.proven().is_none() {
+                    search.run(64);
+                }
+            }
+        },
+    );
     side.iterations += search.iterations() - before;
     side.seconds += started.elapsed().as_secs_f64();
     endgame::choose(&verdict, search).expect("a move")

@@ -15,7 +15,7 @@ use self::clock::GameClocks;
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
 use crate::engine::search::clock::{ClockLeft, TimeControl, move_time, search_on_clock};
-use crate::engine::search::endgame::{self, DEFAULT_PROVING, RANKING_ITERATIONS, prove_within};
+use crate::engine::search::endgame::{self, DEFAULT_PROVING};
 use crate::engine::search::level::{choose_move_with, move_budget, swaps};
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
 use crate::engine::solver::Verdict;
@@ -265,16 +265,19 @@ impl Gtp {
     fn think_for(&mut self, limit: Duration, seed: u64) -> Option<Move> {
         // Checked when the session was configured; wall time is the fallback.
         let clock = ThinkingClock::start(self.options.clock).unwrap_or(ThinkingClock::Wall(Instant::now()));
-        let position = self.game.position();
-        let verdict = prove_within(position, DEFAULT_PROVING.time(position, limit), || clock.elapsed());
         let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
-        if matches!(verdict, Verdict::Win(_)) {
-            s.run(RANKING_ITERATIONS);
-        } else {
-            while clock.elapsed() < limit && s.proven().is_none() {
-                s.run(256);
-            }
-        }
+        let verdict = endgame::think(
+            self.game.position(),
+            s,
+            DEFAULT_PROVING,
+            limit,
+            || clock.elapsed(),
+            |s| {
+                while clock.elapsed() < limit && s.proven().is_none() {
+                    s.run(256);
+                }
+            },
+        );
         conclude(&self.game, s, &verdict)
     }
 
@@ -286,14 +289,17 @@ impl Gtp {
         // `--cpu-time` says for per-move budgets.
         let clock = Instant::now();
         let time = move_time(&control, left, self.game.size(), self.game.position().empty_cells().count());
-        let position = self.game.position();
-        let verdict = prove_within(position, DEFAULT_PROVING.time(position, time.target), || clock.elapsed());
         let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
-        if matches!(verdict, Verdict::Win(_)) {
-            s.run(RANKING_ITERATIONS);
-        } else {
-            search_on_clock(s, time, 256, || clock.elapsed());
-        }
+        let verdict = endgame::think(
+            self.game.position(),
+            s,
+            DEFAULT_PROVING,
+            time.target,
+            || clock.elapsed(),
+            |s| {
+                search_on_clock(s, time, 256, || clock.elapsed());
+            },
+        );
         conclude(&self.game, s, &verdict)
     }
 

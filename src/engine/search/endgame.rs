@@ -34,7 +34,7 @@ pub const DEFAULT_PROVING: Proving = Proving { share: 0.25, max_empty: 70 };
 
 /// Iterations of the tree search that rank the winning moves once a win
 /// is proved (the rest of the move's time is not needed).
-pub const RANKING_ITERATIONS: u64 = 2_000;
+const RANKING_ITERATIONS: u64 = 2_000;
 
 /// Positions the solver searches between two looks at the clock.
 const SLICE: u64 = 256;
@@ -50,9 +50,31 @@ impl Proving {
     }
 }
 
+/// Thinks about `position` for one move of `time`, read on the caller's
+/// clock through `elapsed`: the solver for `proving`'s share, then
+/// `search` just long enough to rank the winning moves if it proved a
+/// win, else `search_rest` (the caller's own loop: a fixed time, a game
+/// clock) for what is left. What the solver found, for [`choose`].
+pub fn think(
+    position: &Position,
+    search: &mut Searcher,
+    proving: Proving,
+    time: Duration,
+    elapsed: impl FnMut() -> Duration,
+    search_rest: impl FnOnce(&mut Searcher),
+) -> Verdict {
+    let verdict = prove_within(position, proving.time(position, time), elapsed);
+    if matches!(verdict, Verdict::Win(_)) {
+        search.run(RANKING_ITERATIONS);
+    } else {
+        search_rest(search);
+    }
+    verdict
+}
+
 /// Looks for a proof of `position` for the side to move until one is found
 /// or `elapsed()` reaches `time`.
-pub fn prove_within(position: &Position, time: Duration, mut elapsed: impl FnMut() -> Duration) -> Verdict {
+fn prove_within(position: &Position, time: Duration, mut elapsed: impl FnMut() -> Duration) -> Verdict {
     if time.is_zero() {
         return Verdict::Unknown;
     }
@@ -111,11 +133,19 @@ mod tests {
         // On 5×5 the first player wins with the centre, and Blue's b4 does
         // not change that: Red to move wins, but not with every move.
         let p = Record::from_text("5x5 c3 b4", 5).unwrap().to_game(false).unwrap().position().clone();
-        let verdict = prove_within(&p, Duration::from_secs(60), || Duration::ZERO);
+        let mut search = Searcher::new(&p, SearchConfig::default()).unwrap();
+        let all_the_time = Proving { share: 1.0, max_empty: 25 };
+        let verdict = think(
+            &p,
+            &mut search,
+            all_the_time,
+            Duration::from_secs(60),
+            || Duration::ZERO,
+            |_| panic!("a proved win needs no search of the rest"),
+        );
         let Verdict::Win(cells) = &verdict else { panic!("not proved: {verdict:?}") };
         assert!(cells.len() < p.empty_cells().count(), "every move wins: {cells:?}");
-        let mut search = Searcher::new(&p, SearchConfig::default()).unwrap();
-        search.run(200);
+        assert!((1..=RANKING_ITERATIONS).contains(&search.iterations()), "{}", search.iterations());
         let chosen = choose(&verdict, &search).unwrap();
         assert!(cells.contains(&chosen));
         let mut after = p.clone();
@@ -127,9 +157,10 @@ mod tests {
     #[test]
     fn without_time_nothing_is_searched_and_the_search_decides() {
         let p = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3");
-        assert_eq!(prove_within(&p, Duration::ZERO, || Duration::ZERO), Verdict::Unknown);
         let mut search = Searcher::new(&p, SearchConfig::default()).unwrap();
-        search.run(500);
+        let verdict = think(&p, &mut search, DEFAULT_PROVING, Duration::ZERO, || Duration::ZERO, |s| s.run(500));
+        assert_eq!(verdict, Verdict::Unknown);
+        assert_eq!(search.iterations(), 500);
         assert_eq!(choose(&Verdict::Unknown, &search), search.best_move());
         assert_eq!(choose(&Verdict::Loss, &search), search.best_move());
         // A win that names no cell (every move keeps it) is the search's.
