@@ -1,7 +1,9 @@
 //! The engine answers the same in WebAssembly, where the analysis board's
 //! and the engine opponent's Web Worker run it, as natively: for fixed
 //! seeds and iteration counts the search's best move, its visit counts and
-//! its whole principal variation are the same. Both builds check the same
+//! its whole principal variation are the same, and so is the top level's
+//! move, which first runs the solver for a bounded number of positions.
+//! Both builds check the same
 //! recorded answers (written by the native build, `--ignored record`), so
 //! passing in both means they agree.
 //!
@@ -16,6 +18,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use std::sync::OnceLock;
 
 use hexarena::engine::patterns::{BUILTIN, Patterns};
+use hexarena::engine::search::level::choose_move_with;
 use hexarena::engine::search::{Level, SearchConfig, Searcher};
 use hexarena::engine::{Game, Move};
 
@@ -72,12 +75,38 @@ fn searches_match_the_recorded_native_ones() {
     }
 }
 
+/// Positions (size, moves) where the top level proves before it searches,
+/// each with a seed and an iteration count: one the proof decides, one it
+/// leaves to the search.
+const PROVING_CASES: [(u8, &str, u64, u64); 2] =
+    [(9, "d5 h2 h3 g3 e6 e5 d6 c5 g5 f6 f5 b7 b6 c6 d4 c4", 2, 300), (9, "e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3", 4, 3_000)];
+
+/// The top level's move in each proving case, as the native build chose it.
+const PROVING_RECORDED: [&str; 2] = ["b8", "d7"];
+
+/// The top level's move (proof, then search) in a proving case.
+fn top_level_move(case: (u8, &str, u64, u64)) -> String {
+    let (size, moves, seed, iterations) = case;
+    let chosen = choose_move_with(&game(size, moves), Level::Max, seed, iterations).expect("a position in play");
+    chosen.to_string()
+}
+
+#[test]
+fn top_level_moves_match_the_recorded_native_ones() {
+    for (case, recorded) in PROVING_CASES.into_iter().zip(PROVING_RECORDED) {
+        assert_eq!(top_level_move(case), recorded, "case {case:?}");
+    }
+}
+
 /// Prints the answers to record (after a deliberate change to the search).
 #[test]
 #[ignore]
 fn record() {
     for case in CASES {
         println!("    \"{}\",", answer(case));
+    }
+    for case in PROVING_CASES {
+        println!("    \"{}\",", top_level_move(case));
     }
 }
 

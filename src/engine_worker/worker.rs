@@ -10,6 +10,7 @@ use gloo_worker::{HandlerId, Registrable, Worker, WorkerScope};
 use super::protocol::{EngineRequest, EngineUpdate, GameSpec};
 use crate::engine::bench::{Clock, uniform_playouts_on};
 use crate::engine::patterns::Patterns;
+use crate::engine::search::endgame::{self, BoundedProof};
 use crate::engine::search::follow::continuation;
 use crate::engine::search::level::{decide, move_budget};
 use crate::engine::search::{Level, SearchConfig, Searcher};
@@ -29,6 +30,10 @@ const SOLVER_LIMIT: u64 = 400_000;
 
 /// Target length of one slice of search.
 const SLICE_MS: f64 = 40.0;
+
+/// Solver slices a move's proof runs per turn of the event loop: about
+/// as long as a slice of search.
+const PROOF_SLICES: u32 = 4;
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
@@ -73,7 +78,23 @@ impl Clock for JsClock {
 
 enum Task {
     Analyze { max_playouts: Option<u64> },
-    Move { level: Level, seed: u64 },
+    Move { level: Level, seed: u64, proof: MoveProof },
+}
+
+/// A move's proof attempt, which runs before its search as natively
+/// (`level::choose_move_with`), so both choose the same move.
+enum MoveProof {
+    Running(BoundedProof),
+    Settled(Verdict),
+}
+
+impl MoveProof {
+    fn verdict(&self) -> Option<&Verdict> {
+        match self {
+            MoveProof::Running(_) => None,
+            MoveProof::Settled(v) => Some(v),
+        }
+    }
 }
 
 struct Job {
@@ -91,6 +112,33 @@ struct Job {
     game: Game,
     task: Task,
     started_ms: f64,
+}
+
+impl Job {
+    /// Runs a little of a move's proof while it is not settled; whether
+    /// it is still running.
+    fn proving(&mut self) -> bool {
+        let Task::Move { proof, .. } = &mut self.task else { return false };
+        if let MoveProof::Running(bounded) = proof {
+            match bounded.step(PROOF_SLICES) {
+                Some(verdict) => *proof = MoveProof::Settled(verdict),
+                None => return true,
+            }
+        }
+        false
+    }
+
+    /// The iterations a move's search takes: its level's, or just enough
+    /// to rank the winning moves after a proof (0 for analysis).
+    fn move_iterations(&self) -> u64 {
+        match &self.task {
+            Task::Move { level, proof, .. } => {
+                let budget = move_budget(&self.game, *level);
+                proof.verdict().map_or(budget, |verdict| endgame::iterations_after(verdict, budget))
+            }
+            Task::Analyze { .. } => 0,
+        }
+    }
 }
 
 /// The worker's state: at most one job at a time.
@@ -145,7 +193,9 @@ impl Worker for EngineWorker {
                 return;
             }
             EngineRequest::Analyze { job, game, max_playouts } => (job, game, Task::Analyze { max_playouts }),
-            EngineRequest::Move { job, game, level, seed } => (job, game, Task::Move { level, seed }),
+            EngineRequest::Move { job, game, level, seed } => {
+                (job, game, Task::Move { level, seed, proof: MoveProof::Settled(Verdict::Unknown) })
+            }
         };
         let spec = game;
         let game = match spec.game() {
@@ -155,9 +205,19 @@ impl Worker for EngineWorker {
                 return;
             }
         };
-        let (seed, level) = match task {
-            Task::Move { seed, level, .. } => (seed, Some(level)),
+        let (seed, level) = match &task {
+            Task::Move { seed, level, .. } => (*seed, Some(*level)),
             Task::Analyze { .. } => (id, None),
+        };
+        let task = match task {
+            Task::Move { level, seed, .. } => {
+                let proof = match level.proof_positions(game.position()) {
+                    Some(positions) => MoveProof::Running(BoundedProof::new(game.position(), positions)),
+                    None => MoveProof::Settled(Verdict::Unknown),
+                };
+                Task::Move { level, seed, proof }
+            }
+            analyze => analyze,
         };
         let reused = self.previous.take().and_then(|(old, mut searcher)| {
             if old.size != spec.size || old.swap != spec.swap {
@@ -170,7 +230,7 @@ impl Worker for EngineWorker {
             Some(s) => Ok(s),
             None => Searcher::new(game.position(), worker_config(seed, level)),
         };
-        let prover = match task {
+        let prover = match &task {
             Task::Analyze { .. } if game.position().empty_cells().count() <= SOLVER_EMPTIES => {
                 Some(Prover::new(game.position()))
             }
@@ -198,10 +258,16 @@ impl Worker for EngineWorker {
 
     fn update(&mut self, scope: &WorkerScope<Self>, Slice(id): Slice) {
         let Some(job) = self.job.as_mut().filter(|j| j.id == id) else { return };
+        if job.proving() {
+            let update = EngineUpdate::Thinking { job: job.id, playouts: 0, budget: job.move_iterations() };
+            scope.respond(job.who, update);
+            schedule(scope, id);
+            return;
+        }
         let start = js_sys::Date::now();
         let remaining = match job.task {
             Task::Analyze { max_playouts } => max_playouts.map(|m| m.saturating_sub(job.searcher.iterations())),
-            Task::Move { level, .. } => Some(move_budget(&job.game, level).saturating_sub(job.searcher.iterations())),
+            Task::Move { .. } => Some(job.move_iterations().saturating_sub(job.searcher.iterations())),
         };
         job.searcher.run(remaining.map_or(self.slice, |r| r.min(self.slice)));
         let took = (js_sys::Date::now() - start).max(1.0);
@@ -225,7 +291,7 @@ impl Worker for EngineWorker {
         let proven = job.searcher.proven().is_some();
         let exhausted = match job.task {
             Task::Analyze { max_playouts } => max_playouts.is_some_and(|m| playouts >= m),
-            Task::Move { level, .. } => playouts >= move_budget(&job.game, level),
+            Task::Move { .. } => playouts >= job.move_iterations(),
         };
         let done = proven || exhausted;
         match job.task {
@@ -245,10 +311,11 @@ impl Worker for EngineWorker {
                 };
                 scope.respond(job.who, update);
             }
-            Task::Move { level, seed } => {
-                let budget = move_budget(&job.game, level);
+            Task::Move { level, seed, ref proof } => {
+                let budget = job.move_iterations();
                 if done {
-                    let chosen = decide(&job.game, &job.searcher.analysis(8), level, seed);
+                    let verdict = proof.verdict().unwrap_or(&Verdict::Unknown);
+                    let chosen = decide(&job.game, &job.searcher, verdict, level, seed);
                     let update = match chosen {
                         Some(chosen) => EngineUpdate::Moved { job: job.id, chosen },
                         None => EngineUpdate::Failed { job: job.id, reason: "no legal move".into() },

@@ -387,7 +387,7 @@ fn count_arg(args: &[&str], default: u64, max: u64, takes: &str) -> Result<u64, 
 /// before it: the swap where it is open and pays, else a proved win's
 /// move, else the best cell.
 fn conclude(game: &Game, s: &Searcher, verdict: &Verdict) -> Option<Move> {
-    if swaps(game, &s.analysis(1)) {
+    if swaps(game, &s.analysis(1), verdict) {
         return Some(Move::Swap);
     }
     endgame::choose(verdict, s).map(Move::Place)

@@ -72,6 +72,57 @@ pub fn think(
     verdict
 }
 
+/// The iterations a search given `budget` needs after the solver found
+/// `verdict`: a proved win only has its winning moves to rank.
+pub fn iterations_after(verdict: &Verdict, budget: u64) -> u64 {
+    if matches!(verdict, Verdict::Win(_)) { budget.min(RANKING_ITERATIONS) } else { budget }
+}
+
+/// A proof attempt bounded by a number of solver positions rather than by
+/// time, for the engine's levels, whose moves are measured in iterations
+/// and must come out the same natively and in a worker. The caller steps
+/// it (a worker a little per turn of its event loop); the same slices run
+/// in the same order either way, so the verdict is the same.
+pub struct BoundedProof {
+    prover: Prover,
+    limit: u64,
+}
+
+impl BoundedProof {
+    pub fn new(position: &Position, limit: u64) -> BoundedProof {
+        BoundedProof { prover: Prover::new(position), limit }
+    }
+
+    /// Runs at most `slices` more slices; the verdict once it is settled
+    /// (proved, or the limit reached: unknown), `None` while it goes on.
+    pub fn step(&mut self, slices: u32) -> Option<Verdict> {
+        for _ in 0..slices {
+            if self.prover.nodes() >= self.limit {
+                return Some(Verdict::Unknown);
+            }
+            let before = self.prover.nodes();
+            let verdict = self.prover.run(SLICE.min(self.limit - before));
+            if *verdict != Verdict::Unknown {
+                return Some(verdict.clone());
+            }
+            // A solver that cannot go on (out of table) has settled too.
+            if self.prover.nodes() == before {
+                return Some(Verdict::Unknown);
+            }
+        }
+        None
+    }
+
+    /// Runs to the end: the verdict.
+    pub fn finish(mut self) -> Verdict {
+        loop {
+            if let Some(verdict) = self.step(u32::MAX) {
+                return verdict;
+            }
+        }
+    }
+}
+
 /// Looks for a proof of `position` for the side to move until one is found
 /// or `elapsed()` reaches `time`.
 fn prove_within(position: &Position, time: Duration, mut elapsed: impl FnMut() -> Duration) -> Verdict {
@@ -92,12 +143,18 @@ fn prove_within(position: &Position, time: Duration, mut elapsed: impl FnMut() -
 /// (the solver's first if the search saw none); otherwise, or when the
 /// win names no cell because every move keeps it, the search's best.
 pub fn choose(verdict: &Verdict, search: &Searcher) -> Option<Cell> {
+    winning_move(verdict, search).or_else(|| search.best_move())
+}
+
+/// With a proved win that names its cells, the one `search` ranks highest
+/// (the solver's first if the search saw none); otherwise `None`.
+pub fn winning_move(verdict: &Verdict, search: &Searcher) -> Option<Cell> {
     match verdict {
         // No cell named: the win needs no move (any will do).
         Verdict::Win(winning) if !winning.is_empty() => {
             best_among(winning, &search.analysis(usize::MAX)).or_else(|| winning.first().copied())
         }
-        _ => search.best_move(),
+        _ => None,
     }
 }
 

@@ -6,9 +6,11 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::endgame::{self, BoundedProof, DEFAULT_PROVING};
 use super::{Analysis, DEFAULT_PRIOR_WEIGHT, SearchConfig, Searcher};
 use crate::engine::cell::Cell;
 use crate::engine::game::{Game, Move};
+use crate::engine::position::Position;
 use crate::engine::rng::Rng;
 use crate::engine::solver::{Verdict, solve};
 
@@ -28,6 +30,10 @@ pub enum Level {
 
 /// The weight of the learned patterns' priors at the easier levels.
 pub const LEVEL_PRIOR_WEIGHT: f32 = 1.0;
+
+/// Solver positions before the search at the max level: at most about a
+/// fifth of the time its iterations take (docs/benchmarks.md).
+pub const MAX_PROOF_POSITIONS: u64 = 10_000;
 
 /// Every level, weakest first.
 pub const LEVELS: [Level; 4] = [Level::Beginner, Level::Casual, Level::Strong, Level::Max];
@@ -52,6 +58,19 @@ impl Level {
             Level::Strong | Level::Max => DEFAULT_PRIOR_WEIGHT,
         };
         SearchConfig { seed, prior_weight, ..SearchConfig::default() }
+    }
+
+    /// The solver positions this level spends looking for a proof before
+    /// its search, where one is likely enough (`endgame::DEFAULT_PROVING`'s
+    /// empty cells): only at the top level, which is the whole engine. The
+    /// easier levels are meant to be caught out, and the strong level's
+    /// search was measured to keep its proved wins on its own
+    /// (docs/benchmarks.md), so it does not pay for the solver's time.
+    pub fn proof_positions(self, position: &Position) -> Option<u64> {
+        match self {
+            Level::Beginner | Level::Casual | Level::Strong => None,
+            Level::Max => (position.empty_cells().count() <= DEFAULT_PROVING.max_empty).then_some(MAX_PROOF_POSITIONS),
+        }
     }
 
     /// How sharply the move is picked by visit count: higher is greedier,
@@ -149,19 +168,30 @@ pub fn proved_swap(game: &Game) -> Option<bool> {
 }
 
 /// Whether Blue takes Red's first stone in `game`, after a search whose
-/// result is `analysis`: never where the rule does not allow it; as the
-/// solver proves it on small boards; else as the search rates it.
-pub fn swaps(game: &Game, analysis: &Analysis) -> bool {
-    game.can_swap() && proved_swap(game).unwrap_or_else(|| swap_pays(analysis))
+/// result is `analysis` and a proof attempt that found `verdict`: never
+/// where the rule does not allow it; as a solver proves it; else as the
+/// search rates it.
+pub fn swaps(game: &Game, analysis: &Analysis, verdict: &Verdict) -> bool {
+    if !game.can_swap() {
+        return false;
+    }
+    match verdict {
+        // Blue to move wins as it stands: Red's stone loses, keep it so.
+        Verdict::Win(_) => false,
+        Verdict::Loss => true,
+        Verdict::Unknown => proved_swap(game).unwrap_or_else(|| swap_pays(analysis)),
+    }
 }
 
-/// The engine's move at `level` once the search of `game` is done: the
-/// swap where it is allowed and pays, else the level's pick of a cell.
-pub fn decide(game: &Game, analysis: &Analysis, level: Level, seed: u64) -> Option<Move> {
-    if swaps(game, analysis) {
+/// The engine's move at `level` once the search of `game` is done, with
+/// what the solver found before it: the swap where it is allowed and pays,
+/// else a proved win's move, else the level's pick of a cell.
+pub fn decide(game: &Game, search: &Searcher, verdict: &Verdict, level: Level, seed: u64) -> Option<Move> {
+    let analysis = search.analysis(8);
+    if swaps(game, &analysis, verdict) {
         return Some(Move::Swap);
     }
-    pick(analysis, level, seed).map(Move::Place)
+    endgame::winning_move(verdict, search).or_else(|| pick(&analysis, level, seed)).map(Move::Place)
 }
 
 /// The move the engine plays in `game` at `level`; `None` once the game is
@@ -175,9 +205,13 @@ pub fn choose_move_with(game: &Game, level: Level, seed: u64, iterations: u64) -
     if game.winner().is_some() {
         return None;
     }
-    let mut searcher = Searcher::new(game.position(), level.search_config(seed)).ok()?;
-    searcher.run(iterations);
-    decide(game, &searcher.analysis(8), level, seed)
+    let position = game.position();
+    let mut searcher = Searcher::new(position, level.search_config(seed)).ok()?;
+    let verdict = level
+        .proof_positions(position)
+        .map_or(Verdict::Unknown, |positions| BoundedProof::new(position, positions).finish());
+    searcher.run(endgame::iterations_after(&verdict, iterations));
+    decide(game, &searcher, &verdict, level, seed)
 }
 
 /// The cell a `level` player picks from a finished search's `analysis`:
@@ -213,6 +247,7 @@ pub fn pick(analysis: &Analysis, level: Level, seed: u64) -> Option<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Record;
     use crate::engine::color::Color;
     use crate::engine::search::Proof;
 
@@ -264,6 +299,48 @@ mod tests {
         let mut g = Game::new(SWAP_SOLVED_UP_TO + 1, true).unwrap();
         g.play(Move::Place(Cell::new(0, 0))).unwrap();
         assert_eq!(proved_swap(&g), None);
+    }
+
+    #[test]
+    fn only_the_top_level_looks_for_a_proof_and_only_late() {
+        let game = |text: &str| Record::from_text(text, 9).unwrap().to_game(false).unwrap();
+        let late = game(WON_9X9);
+        for level in [Level::Beginner, Level::Casual, Level::Strong] {
+            assert_eq!(level.proof_positions(late.position()), None, "{level}");
+        }
+        assert_eq!(Level::Max.proof_positions(late.position()), Some(MAX_PROOF_POSITIONS));
+        let early = game("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4");
+        assert_eq!(Level::Max.proof_positions(early.position()), None);
+    }
+
+    /// Red to move wins (b8 and d3 both keep it).
+    const WON_9X9: &str = "9x9 d5 h2 h3 g3 e6 e5 d6 c5 g5 f6 f5 b7 b6 c6 d4 c4";
+
+    #[test]
+    fn the_top_level_keeps_a_proved_win_even_on_a_tiny_search() {
+        // Ten iterations cannot tell the two winning cells from the other
+        // sixty-three; the proof can.
+        let game = Record::from_text(WON_9X9, 9).unwrap().to_game(false).unwrap();
+        for seed in 1..=4 {
+            let Some(Move::Place(cell)) = choose_move_with(&game, Level::Max, seed, 10) else { panic!("no cell") };
+            let mut after = game.clone();
+            after.play(Move::Place(cell)).unwrap();
+            assert_eq!(solve(after.position(), 2_000_000).verdict, Verdict::Loss, "seed {seed}: {cell} lets Blue win");
+        }
+    }
+
+    #[test]
+    fn a_proof_decides_the_swap_over_the_search() {
+        let mut g = Game::new(9, true).unwrap();
+        g.play(Move::parse("e5", 9).unwrap()).unwrap();
+        // The search rates Blue's reply under even: a swap, unless proved.
+        let rated = analysis(Color::Blue, 0.3, None);
+        assert!(swaps(&g, &rated, &Verdict::Unknown));
+        assert!(!swaps(&g, &rated, &Verdict::Win(Vec::new())));
+        let fair = analysis(Color::Blue, 0.6, None);
+        assert!(swaps(&g, &fair, &Verdict::Loss));
+        let no_rule = Game::with_moves(9, false, &[Move::parse("e5", 9).unwrap()]).unwrap();
+        assert!(!swaps(&no_rule, &rated, &Verdict::Loss));
     }
 
     #[test]
