@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunch, serverCommand, serverEnv } from './tests/support/server';
 
-// The app under test: the server binary that `cargo leptos build` made,
+// The app under test: the server binary in target/ (built by `cargo leptos
+// build`, or by building the tests, as scripts/test.sh does), serving the
+// site that the last front-end build left in target/site,
 // started here and awaited on /health before any test runs.
 const port = Number(process.env.HEXARENA_E2E_PORT ?? 3311);
 

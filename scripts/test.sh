@@ -74,8 +74,14 @@ cargo test --release --lib -- engine::solver engine::bench engine::search::tests
 step "release bundles within their size budgets (compressed as served)"
 scripts/check-bundle-sizes.sh
 
-step "build the app (server, pages' WASM, engine worker's WASM)"
-scripts/build-site.sh
+# The browser tests run the release bundles just built (what visitors
+# get) against the debug server that building the tests made: a second,
+# debug build of the bundles and server cost more than a third of the
+# suite's time (docs/benchmarks.md). The server finds the bundles' hashed
+# names in hash.txt beside its binary.
+step "the browser tests' site: the release bundles, served by the tests' debug server"
+target="${CARGO_TARGET_DIR:-$root/target}"
+cp "$target/release/hash.txt" "$target/debug/hash.txt"
 
 step "browser tests (Playwright, headless Chromium)"
 (cd end2end && CI="${CI:-}" npx playwright test) 2>&1 | tee -a "$log"
