@@ -45,3 +45,26 @@ test("the engine opens when it plays Red, and undo returns to the person's turn"
   await expect(page.locator('[data-stone="red"]')).toHaveCount(1, { timeout: 20_000 });
   await expect(cell(page, 'a1')).toBeVisible();
 });
+
+test('the top level, which proves before it searches, wins 5×5 from the centre', async ({ page }) => {
+  const errors = watchErrors(page);
+  // Every 5×5 position has few enough empty cells for the max level's
+  // worker to run the solver before its search on each move.
+  await page.goto('/play/engine?size=5&swap=off&level=max&colour=blue&new=1');
+  await hydrated(page);
+  await expect(cell(page, 'c3')).toHaveAttribute('data-stone', 'red', { timeout: 20_000 });
+  const status = page.getByTestId('game-status');
+  for (let turn = 0; turn < 13; turn++) {
+    const text = (await status.textContent()) ?? '';
+    if (text.includes('wins')) break;
+    await expect(status).toHaveText('Blue to move', { timeout: 20_000 });
+    const stonesBefore = await page.locator('[data-stone]').count();
+    await page.locator('[data-cell]:not([data-stone])').first().click();
+    await expect(page.locator('[data-stone]')).not.toHaveCount(stonesBefore);
+    await expect(status).not.toHaveText(/to move — the engine is thinking/, { timeout: 20_000 });
+  }
+  // The centre wins for the first player, and a proved win is kept.
+  await expect(status).toContainText('Red');
+  await expect(status).toContainText('wins');
+  expect(errors).toEqual([]);
+});
