@@ -78,7 +78,7 @@ impl Clock for JsClock {
 
 enum Task {
     Analyze { max_playouts: Option<u64> },
-    Move { level: Level, seed: u64, proof: MoveProof },
+    Move { level: Level, seed: u64 },
 }
 
 /// A move's proof attempt, which runs before its search as natively
@@ -106,8 +106,11 @@ struct Job {
     solved: Option<Color>,
     /// The most stones the solver's winner needs, once it has proved it.
     solved_within: Option<u32>,
-    /// The solver while it is still working on the position.
+    /// The solver while it is still working on the position (analysis).
     prover: Option<Prover>,
+    /// A move's proof attempt before its search (settled at once for
+    /// analysis and at the levels that do not prove).
+    move_proof: MoveProof,
     /// The game searched: its side to move, and whether a swap is open.
     game: Game,
     task: Task,
@@ -118,10 +121,9 @@ impl Job {
     /// Runs a little of a move's proof while it is not settled; whether
     /// it is still running.
     fn proving(&mut self) -> bool {
-        let Task::Move { proof, .. } = &mut self.task else { return false };
-        if let MoveProof::Running(bounded) = proof {
+        if let MoveProof::Running(bounded) = &mut self.move_proof {
             match bounded.step(PROOF_SLICES) {
-                Some(verdict) => *proof = MoveProof::Settled(verdict),
+                Some(verdict) => self.move_proof = MoveProof::Settled(verdict),
                 None => return true,
             }
         }
@@ -131,10 +133,10 @@ impl Job {
     /// The iterations a move's search takes: its level's, or just enough
     /// to rank the winning moves after a proof (0 for analysis).
     fn move_iterations(&self) -> u64 {
-        match &self.task {
-            Task::Move { level, proof, .. } => {
-                let budget = move_budget(&self.game, *level);
-                proof.verdict().map_or(budget, |verdict| endgame::iterations_after(verdict, budget))
+        match self.task {
+            Task::Move { level, .. } => {
+                let budget = move_budget(&self.game, level);
+                self.move_proof.verdict().map_or(budget, |verdict| endgame::iterations_after(verdict, budget))
             }
             Task::Analyze { .. } => 0,
         }
@@ -193,9 +195,7 @@ impl Worker for EngineWorker {
                 return;
             }
             EngineRequest::Analyze { job, game, max_playouts } => (job, game, Task::Analyze { max_playouts }),
-            EngineRequest::Move { job, game, level, seed } => {
-                (job, game, Task::Move { level, seed, proof: MoveProof::Settled(Verdict::Unknown) })
-            }
+            EngineRequest::Move { job, game, level, seed } => (job, game, Task::Move { level, seed }),
         };
         let spec = game;
         let game = match spec.game() {
@@ -205,19 +205,13 @@ impl Worker for EngineWorker {
                 return;
             }
         };
-        let (seed, level) = match &task {
-            Task::Move { seed, level, .. } => (*seed, Some(*level)),
+        let (seed, level) = match task {
+            Task::Move { seed, level } => (seed, Some(level)),
             Task::Analyze { .. } => (id, None),
         };
-        let task = match task {
-            Task::Move { level, seed, .. } => {
-                let proof = match level.proof_positions(game.position()) {
-                    Some(positions) => MoveProof::Running(BoundedProof::new(game.position(), positions)),
-                    None => MoveProof::Settled(Verdict::Unknown),
-                };
-                Task::Move { level, seed, proof }
-            }
-            analyze => analyze,
+        let move_proof = match level.and_then(|l| l.proof_positions(game.position())) {
+            Some(positions) => MoveProof::Running(BoundedProof::new(game.position(), positions)),
+            None => MoveProof::Settled(Verdict::Unknown),
         };
         let reused = self.previous.take().and_then(|(old, mut searcher)| {
             if old.size != spec.size || old.swap != spec.swap {
@@ -230,7 +224,7 @@ impl Worker for EngineWorker {
             Some(s) => Ok(s),
             None => Searcher::new(game.position(), worker_config(seed, level)),
         };
-        let prover = match &task {
+        let prover = match task {
             Task::Analyze { .. } if game.position().empty_cells().count() <= SOLVER_EMPTIES => {
                 Some(Prover::new(game.position()))
             }
@@ -246,6 +240,7 @@ impl Worker for EngineWorker {
                     solved: None,
                     solved_within: None,
                     prover,
+                    move_proof,
                     game,
                     task,
                     started_ms: js_sys::Date::now(),
@@ -311,10 +306,10 @@ impl Worker for EngineWorker {
                 };
                 scope.respond(job.who, update);
             }
-            Task::Move { level, seed, ref proof } => {
+            Task::Move { level, seed } => {
                 let budget = job.move_iterations();
                 if done {
-                    let verdict = proof.verdict().unwrap_or(&Verdict::Unknown);
+                    let verdict = job.move_proof.verdict().unwrap_or(&Verdict::Unknown);
                     let chosen = decide(&job.game, &job.searcher, verdict, level, seed);
                     let update = match chosen {
                         Some(chosen) => EngineUpdate::Moved { job: job.id, chosen },
