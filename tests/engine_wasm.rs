@@ -3,9 +3,8 @@
 //! seeds and iteration counts the search's best move, its visit counts and
 //! its whole principal variation are the same, and so is the top level's
 //! move, which first runs the solver for a bounded number of positions.
-//! Both builds check the same
-//! recorded answers (written by the native build, `--ignored record`), so
-//! passing in both means they agree.
+//! Both builds check the same recorded answers (written by the native
+//! build, `--ignored record`), so passing in both means they agree.
 //!
 //! Natively: `cargo test --test engine_wasm`. In WebAssembly under Node:
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test --target wasm32-unknown-unknown --test engine_wasm`
