@@ -209,7 +209,7 @@ impl Worker for EngineWorker {
             Task::Move { seed, level } => (seed, Some(level)),
             Task::Analyze { .. } => (id, None),
         };
-        let move_proof = match level.and_then(|l| l.proof_positions(game.position())) {
+        let move_proof = match level.and_then(|l| l.proof_positions(&game)) {
             Some(positions) => MoveProof::Running(BoundedProof::new(game.position(), positions)),
             None => MoveProof::Settled(Verdict::Unknown),
         };

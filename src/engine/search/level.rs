@@ -10,9 +10,8 @@ use super::endgame::{self, BoundedProof, DEFAULT_PROVING};
 use super::{Analysis, DEFAULT_PRIOR_WEIGHT, SearchConfig, Searcher};
 use crate::engine::cell::Cell;
 use crate::engine::game::{Game, Move};
-use crate::engine::position::Position;
 use crate::engine::rng::Rng;
-use crate::engine::solver::{Verdict, solve};
+use crate::engine::solver::Verdict;
 
 /// How strongly the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -66,10 +65,16 @@ impl Level {
     /// easier levels are meant to be caught out, and the strong level's
     /// search was measured to keep its proved wins on its own
     /// (docs/benchmarks.md), so it does not pay for the solver's time.
-    pub fn proof_positions(self, position: &Position) -> Option<u64> {
+    /// Every level proves a swap decision where that is cheap enough.
+    pub fn proof_positions(self, game: &Game) -> Option<u64> {
+        if let Some(positions) = swap_proof_positions(game) {
+            return Some(positions);
+        }
         match self {
             Level::Beginner | Level::Casual | Level::Strong => None,
-            Level::Max => (position.empty_cells().count() <= DEFAULT_PROVING.max_empty).then_some(MAX_PROOF_POSITIONS),
+            Level::Max => {
+                (game.position().empty_cells().count() <= DEFAULT_PROVING.max_empty).then_some(MAX_PROOF_POSITIONS)
+            }
         }
     }
 
@@ -146,21 +151,27 @@ pub fn move_budget(game: &Game, level: Level) -> u64 {
     if game.can_swap() { level.iterations().max(SWAP_ITERATIONS) } else { level.iterations() }
 }
 
-/// Boards up to this size have their swap decided by the solver when it
-/// proves the opening within [`SWAP_SOLVER_BUDGET`] positions. Every 6×6
-/// opening is proved within it; on 7×7 too few are, and only ones the
-/// search already judges right (docs/benchmarks.md).
-pub const SWAP_SOLVED_UP_TO: u8 = 6;
-/// Positions the solver may expand for a swap decision.
-pub const SWAP_SOLVER_BUDGET: u64 = 20_000;
+/// The solver positions a swap decision in `game` may take: on boards up
+/// to 6×6 every opening is proved within 20,000; on 7×7, 100,000 prove 35
+/// of the 49 (the slowest in about 3 s natively) and set the decision right
+/// on 11 of the 13 openings the search misjudges (docs/benchmarks.md).
+/// Larger boards, or no swap to decide: `None`, the search decides.
+pub fn swap_proof_positions(game: &Game) -> Option<u64> {
+    if !game.can_swap() {
+        return None;
+    }
+    match game.size() {
+        ..=6 => Some(20_000),
+        7 => Some(100_000),
+        _ => None,
+    }
+}
 
 /// Whether Red's first stone in `game` is proved to win (swap) or to lose
 /// (keep the move); `None` on larger boards or when the budget runs out.
 pub fn proved_swap(game: &Game) -> Option<bool> {
-    if game.size() > SWAP_SOLVED_UP_TO {
-        return None;
-    }
-    match solve(game.position(), SWAP_SOLVER_BUDGET).verdict {
+    let positions = swap_proof_positions(game)?;
+    match BoundedProof::new(game.position(), positions).finish() {
         Verdict::Win(_) => Some(false),
         Verdict::Loss => Some(true),
         Verdict::Unknown => None,
@@ -168,9 +179,9 @@ pub fn proved_swap(game: &Game) -> Option<bool> {
 }
 
 /// Whether Blue takes Red's first stone in `game`, after a search whose
-/// result is `analysis` and a proof attempt that found `verdict`: never
-/// where the rule does not allow it; as a solver proves it; else as the
-/// search rates it.
+/// result is `analysis` and a proof attempt that found `verdict` (a level's
+/// attempt covers the swap, [`swap_proof_positions`]): never where the rule
+/// does not allow it; as the solver proved it; else as the search rates it.
 pub fn swaps(game: &Game, analysis: &Analysis, verdict: &Verdict) -> bool {
     if !game.can_swap() {
         return false;
@@ -179,7 +190,7 @@ pub fn swaps(game: &Game, analysis: &Analysis, verdict: &Verdict) -> bool {
         // Blue to move wins as it stands: Red's stone loses, keep it so.
         Verdict::Win(_) => false,
         Verdict::Loss => true,
-        Verdict::Unknown => proved_swap(game).unwrap_or_else(|| swap_pays(analysis)),
+        Verdict::Unknown => swap_pays(analysis),
     }
 }
 
@@ -208,7 +219,7 @@ pub fn choose_move_with(game: &Game, level: Level, seed: u64, iterations: u64) -
     let position = game.position();
     let mut searcher = Searcher::new(position, level.search_config(seed)).ok()?;
     let verdict = level
-        .proof_positions(position)
+        .proof_positions(game)
         .map_or(Verdict::Unknown, |positions| BoundedProof::new(position, positions).finish());
     searcher.run(endgame::iterations_after(&verdict, iterations));
     decide(game, &searcher, &verdict, level, seed)
@@ -250,6 +261,7 @@ mod tests {
     use crate::engine::Record;
     use crate::engine::color::Color;
     use crate::engine::search::Proof;
+    use crate::engine::solver::solve;
 
     #[test]
     fn levels_parse_and_print() {
@@ -296,9 +308,27 @@ mod tests {
             }
         }
         // Past the solved sizes the search decides.
-        let mut g = Game::new(SWAP_SOLVED_UP_TO + 1, true).unwrap();
+        let mut g = Game::new(8, true).unwrap();
         g.play(Move::Place(Cell::new(0, 0))).unwrap();
         assert_eq!(proved_swap(&g), None);
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "seconds unoptimised; scripts/test.sh runs it in release")]
+    fn small_boards_swap_as_the_published_7x7_map_says_where_the_search_misjudged() {
+        // The 7×7 openings on which a 30,000-iteration search swapped
+        // wrongly and the solver's proof decides right (docs/benchmarks.md).
+        let map = crate::engine::solver::published_openings(7).expect("published");
+        for name in ["c2", "e2", "b3", "f3", "c4", "e4"] {
+            let opening = Cell::parse(name, 7).unwrap();
+            let red_wins = map[opening.r as usize].as_bytes()[opening.q as usize] == b'R';
+            let mut g = Game::new(7, true).unwrap();
+            g.play(Move::Place(opening)).unwrap();
+            assert_eq!(proved_swap(&g), Some(red_wins), "{name}");
+            let expected = if red_wins { Some(Move::Swap) } else { None };
+            let chosen = choose_move(&g, Level::Beginner, 1);
+            assert_eq!(chosen.filter(|m| *m == Move::Swap), expected, "{name}: {chosen:?}");
+        }
     }
 
     #[test]
@@ -306,11 +336,14 @@ mod tests {
         let game = |text: &str| Record::from_text(text, 9).unwrap().to_game(false).unwrap();
         let late = game(WON_9X9);
         for level in [Level::Beginner, Level::Casual, Level::Strong] {
-            assert_eq!(level.proof_positions(late.position()), None, "{level}");
+            assert_eq!(level.proof_positions(&late), None, "{level}");
         }
-        assert_eq!(Level::Max.proof_positions(late.position()), Some(MAX_PROOF_POSITIONS));
+        assert_eq!(Level::Max.proof_positions(&late), Some(MAX_PROOF_POSITIONS));
         let early = game("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4");
-        assert_eq!(Level::Max.proof_positions(early.position()), None);
+        assert_eq!(Level::Max.proof_positions(&early), None);
+        // Any level proves a swap decision on a small board.
+        let seven = Game::with_moves(7, true, &[Move::parse("c2", 7).unwrap()]).unwrap();
+        assert_eq!(Level::Beginner.proof_positions(&seven), Some(100_000));
     }
 
     /// Red to move wins (b8 and d3 both keep it).
