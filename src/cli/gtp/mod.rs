@@ -15,8 +15,8 @@ use self::clock::GameClocks;
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
 use crate::engine::search::clock::{ClockLeft, TimeControl, move_time, search_on_clock};
-use crate::engine::search::endgame::{self, DEFAULT_PROVING};
-use crate::engine::search::level::{choose_move_with, move_budget, swaps};
+use crate::engine::search::endgame;
+use crate::engine::search::level::{choose_move_with, move_budget, swaps, timed_proving};
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
 use crate::engine::solver::Verdict;
 use crate::engine::{Cell, Color, Game, MAX_SIZE, MIN_SIZE, Move};
@@ -269,7 +269,7 @@ impl Gtp {
         let verdict = endgame::think(
             self.game.position(),
             s,
-            DEFAULT_PROVING,
+            timed_proving(&self.game),
             limit,
             || clock.elapsed(),
             |s| {
@@ -293,7 +293,7 @@ impl Gtp {
         let verdict = endgame::think(
             self.game.position(),
             s,
-            DEFAULT_PROVING,
+            timed_proving(&self.game),
             time.target,
             || clock.elapsed(),
             |s| {
