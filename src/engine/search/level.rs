@@ -151,11 +151,10 @@ pub fn move_budget(game: &Game, level: Level) -> u64 {
     if game.can_swap() { level.iterations().max(SWAP_ITERATIONS) } else { level.iterations() }
 }
 
-/// The solver positions a swap decision in `game` may take: on boards up
-/// to 6×6 every opening is proved within 20,000; on 7×7, 100,000 prove 35
-/// of the 49 (the slowest in about 3 s natively) and set the decision right
-/// on 11 of the 13 openings the search misjudges (docs/benchmarks.md).
-/// Larger boards, or no swap to decide: `None`, the search decides.
+/// The solver positions a swap decision in `game` may take: enough for
+/// every 6×6 opening, and on 7×7 for most of those the search misjudges,
+/// in a few seconds at worst, once a game (docs/benchmarks.md). Larger
+/// boards, or no swap to decide: `None`, the search decides.
 pub fn swap_proof_positions(game: &Game) -> Option<u64> {
     if !game.can_swap() {
         return None;
@@ -169,9 +168,8 @@ pub fn swap_proof_positions(game: &Game) -> Option<u64> {
 
 /// How a timed move in `game` (the GTP engine) shares its time with the
 /// solver: as every move late in a game does, except a swap decision on a
-/// small board, which gives the solver three quarters: the search misjudges
-/// 13 of the 49 7×7 openings, and 40,000 positions prove 29 of them,
-/// leaving 6 wrong (docs/benchmarks.md).
+/// small board, which gives the solver three quarters, as the search alone
+/// misjudges many 7×7 openings that a proof settles (docs/benchmarks.md).
 pub fn timed_proving(game: &Game) -> Proving {
     match swap_proof_positions(game) {
         Some(_) => Proving { share: 0.75, max_empty: usize::MAX },
