@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { cell, hydrated, watchErrors } from './support/game';
+import { cell, hydrated, playFirstEmptyCells, watchErrors } from './support/game';
 
 test('a full 7×7 game against the engine ends with a result', async ({ page }) => {
   const errors = watchErrors(page);
@@ -13,17 +13,8 @@ test('a full 7×7 game against the engine ends with a result', async ({ page }) 
   const status = page.getByTestId('game-status');
   await expect(status).toHaveText('Red to move');
 
-  // The person plays Red: take the first empty cell each turn until the
-  // game ends, waiting for the engine's answer in between.
-  for (let turn = 0; turn < 30; turn++) {
-    const text = (await status.textContent()) ?? '';
-    if (text.includes('wins')) break;
-    await expect(status).toHaveText('Red to move', { timeout: 20_000 });
-    const stonesBefore = await page.locator('[data-stone]').count();
-    await page.locator('[data-cell]:not([data-stone])').first().click();
-    await expect(page.locator('[data-stone]')).not.toHaveCount(stonesBefore);
-    await expect(status).not.toHaveText(/to move — the engine is thinking/, { timeout: 20_000 });
-  }
+  // The person plays Red: the first empty cell each turn until the end.
+  await playFirstEmptyCells(page, 'Red', 30);
   await expect(status).toContainText('wins');
   await expect(page.locator('[data-winning="true"]').first()).toBeVisible();
   const blue = await page.locator('[data-stone="blue"]').count();
@@ -53,16 +44,8 @@ test('the top level, which proves before it searches, wins 5×5 from the centre'
   await page.goto('/play/engine?size=5&swap=off&level=max&colour=blue&new=1');
   await hydrated(page);
   await expect(cell(page, 'c3')).toHaveAttribute('data-stone', 'red', { timeout: 20_000 });
+  await playFirstEmptyCells(page, 'Blue', 13);
   const status = page.getByTestId('game-status');
-  for (let turn = 0; turn < 13; turn++) {
-    const text = (await status.textContent()) ?? '';
-    if (text.includes('wins')) break;
-    await expect(status).toHaveText('Blue to move', { timeout: 20_000 });
-    const stonesBefore = await page.locator('[data-stone]').count();
-    await page.locator('[data-cell]:not([data-stone])').first().click();
-    await expect(page.locator('[data-stone]')).not.toHaveCount(stonesBefore);
-    await expect(status).not.toHaveText(/to move — the engine is thinking/, { timeout: 20_000 });
-  }
   // The centre wins for the first player, and a proved win is kept.
   await expect(status).toContainText('Red');
   await expect(status).toContainText('wins');
