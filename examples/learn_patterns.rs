@@ -2,12 +2,13 @@
 //! patterns.txt) in two steps: hexarena plays itself, then the weights are
 //! fitted to its moves.
 //!
-//!     cargo run --release --example learn_patterns -- play GAMES ITERATIONS FILE [THREADS] [SEED]
+//!     cargo run --release --example learn_patterns -- play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES]
 //!     cargo run --release --example learn_patterns -- fit FILE... > src/engine/patterns/patterns.txt
 //!     cargo run --release --example learn_patterns -- fit-playout FILE... > src/engine/patterns/playout.txt
 //!
 //! `play` appends GAMES self-play games to FILE, one move list per line
-//! (`11x11 c4 f6 …`), on 9×9, 11×11 and 13×13 in turn. Each game opens on a
+//! (`11x11 c4 f6 …`), on the SIZES given as a comma-separated list (9×9,
+//! 11×11 and 13×13 unless told) in turn. Each game opens on a
 //! random cell, then every move is the engine's best after ITERATIONS
 //! iterations (with the patterns it has, so each round learns from a
 //! stronger player). A game is cut where the search first proves the result:
@@ -29,7 +30,7 @@ use hexarena::engine::patterns::mm::{Extent, Fitting, Sample, fit};
 use hexarena::engine::search::{SearchConfig, Searcher};
 use hexarena::engine::{Cell, Game, Move, Record};
 
-const SIZES: [u8; 3] = [9, 11, 13];
+const DEFAULT_SIZES: [u8; 3] = [9, 11, 13];
 
 /// Patterns seen fewer times than this among the candidates share the
 /// default weight (keeps the file small and its weights trustworthy).
@@ -55,12 +56,20 @@ fn self_play(size: u8, iterations: u64, seed: u64) -> Option<Game> {
 }
 
 fn play(args: &[String]) -> Result<(), String> {
-    let usage = "usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED]";
+    let usage = "usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES, as 9,11]";
     let games: u64 = args.first().and_then(|a| a.parse().ok()).ok_or(usage)?;
     let iterations: u64 = args.get(1).and_then(|a| a.parse().ok()).ok_or(usage)?;
     let path = args.get(2).ok_or(usage)?;
     let threads: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let seed: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let sizes: Vec<u8> = match args.get(5) {
+        None => DEFAULT_SIZES.to_vec(),
+        Some(list) => list
+            .split(',')
+            .map(|s| s.trim().parse::<u8>().ok().filter(|n| Game::new(*n, false).is_ok()))
+            .collect::<Option<Vec<u8>>>()
+            .ok_or_else(|| format!("{usage}: `{list}` is not a list of board sizes"))?,
+    };
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -71,9 +80,10 @@ fn play(args: &[String]) -> Result<(), String> {
     std::thread::scope(|scope| {
         for t in 0..threads {
             let out = &out;
+            let sizes = &sizes;
             scope.spawn(move || {
                 for g in (t..games).step_by(threads as usize) {
-                    let size = SIZES[(g % SIZES.len() as u64) as usize];
+                    let size = sizes[(g % sizes.len() as u64) as usize];
                     let Some(game) = self_play(size, iterations, seed.wrapping_mul(1_000_003).wrapping_add(g)) else {
                         continue;
                     };
@@ -145,7 +155,7 @@ fn main() -> std::process::ExitCode {
         Some("fit") => fit_files(&args[1..], Extent::Shape),
         Some("fit-playout") => fit_files(&args[1..], Extent::Adjacent),
         _ => {
-            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] | fit FILE... | fit-playout FILE..."
+            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] | fit FILE... | fit-playout FILE..."
                 .into())
         }
     };
