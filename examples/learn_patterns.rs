@@ -5,6 +5,7 @@
 //!     cargo run --release --example learn_patterns -- play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES]
 //!     cargo run --release --example learn_patterns -- fit FILE... > src/engine/patterns/patterns.txt
 //!     cargo run --release --example learn_patterns -- fit-playout FILE... > src/engine/patterns/playout.txt
+//!     cargo run --release --example learn_patterns -- eval PATTERNS FILE...
 //!
 //! `play` appends GAMES self-play games to FILE, one move list per line
 //! (`11x11 c4 f6 …`), on the SIZES given as a comma-separated list (9×9,
@@ -16,10 +17,16 @@
 //!
 //! `fit` reads the games, makes one competition of each position after the
 //! opening (the empty cells, won by the one played), fits the weights by
-//! minorization-maximization and prints the pattern file, reporting on
+//! minorization-maximization, together with factors for a cell's nearness
+//! to the move just played (the file's `near` line), and prints the
+//! pattern file, reporting on
 //! stderr how well the weights predict the moves. `fit-playout` does the
 //! same with patterns of the six adjacent cells only: the playouts'
 //! weights.
+//!
+//! `eval` reports how well a pattern file (`builtin` for the shipped one)
+//! predicts the moves of other games than those it was fitted to: the
+//! same figures `fit` prints about its own games.
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -108,27 +115,21 @@ fn fit_files(paths: &[String], extent: Extent) -> Result<(), String> {
     if paths.is_empty() {
         return Err("usage: learn_patterns fit|fit-playout FILE...".into());
     }
-    let mut samples = Vec::new();
-    let mut games = 0;
-    for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let record = Record::from_text(line, 11).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            let game = record.to_game(false).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            samples.extend(Sample::of_game(&game, 1, extent));
-            games += 1;
-        }
-    }
-    let fitted = fit(&samples, Fitting { min_seen: MIN_SEEN, iterations: 60 });
+    let (samples, games) = samples_of(paths, extent)?;
+    // Nearness to the last move is for the tree's priors; the playouts
+    // read the adjacent cells alone.
+    let proximity = extent == Extent::Shape;
+    let fitted = fit(&samples, Fitting { min_seen: MIN_SEEN, iterations: 60, proximity });
     let last = fitted.log_likelihood.last().copied().unwrap_or(f64::NAN);
     eprintln!(
         "{games} games, {} positions, {} patterns; mean log-likelihood {:.4} → {last:.4}; \
-         played move heaviest {:.1}%, in the ten heaviest {:.1}%",
+         played move heaviest {:.1}%, in the ten heaviest {:.1}%; nearness factors {:?}",
         samples.len(),
         fitted.patterns.len(),
         fitted.log_likelihood.first().copied().unwrap_or(f64::NAN),
         100.0 * fitted.top_one,
         100.0 * fitted.top_ten,
+        fitted.patterns.proximity().map(|p| p.factors),
     );
     let (what, command) = match extent {
         Extent::Shape => ("move patterns", "fit"),
@@ -148,14 +149,77 @@ fn fit_files(paths: &[String], extent: Extent) -> Result<(), String> {
     Patterns::parse(&text).map(|_| ()).map_err(|e| format!("the fitted table does not read back: {e}"))
 }
 
+/// Loads the games of `paths` as competitions of `extent`.
+fn samples_of(paths: &[String], extent: Extent) -> Result<(Vec<Sample>, usize), String> {
+    let mut samples = Vec::new();
+    let mut games = 0;
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let record = Record::from_text(line, 11).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+            let game = record.to_game(false).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+            samples.extend(Sample::of_game(&game, 1, extent));
+            games += 1;
+        }
+    }
+    Ok((samples, games))
+}
+
+fn eval(args: &[String]) -> Result<(), String> {
+    let usage = "usage: learn_patterns eval PATTERNS|builtin FILE...";
+    let path = args.first().ok_or(usage)?;
+    let patterns = match path.as_str() {
+        "builtin" => Patterns::builtin().clone(),
+        _ => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            Patterns::parse(&text).map_err(|e| format!("{path}: {e}"))?
+        }
+    };
+    if args.len() < 2 {
+        return Err(usage.into());
+    }
+    let (samples, games) = samples_of(&args[1..], Extent::Shape)?;
+    let (mut log_likelihood, mut top_one, mut top_ten) = (0.0f64, 0.0f64, 0.0f64);
+    for sample in &samples {
+        let near = |class: u8| patterns.proximity().map_or(1.0, |p| p.factor(class)) as f64;
+        let chosen = patterns.weight(sample.chosen) as f64 * near(sample.chosen_near);
+        let weights: Vec<f64> = sample
+            .candidates
+            .iter()
+            .zip(&sample.near)
+            .map(|(&p, &class)| patterns.weight(p) as f64 * near(class))
+            .collect();
+        log_likelihood += (chosen / weights.iter().sum::<f64>()).ln();
+        let heavier = weights.iter().filter(|&&w| w > chosen).count();
+        let equal = weights.iter().filter(|&&w| w == chosen).count().max(1);
+        if heavier == 0 {
+            top_one += 1.0 / equal as f64;
+        }
+        if heavier < 10 {
+            top_ten += (10 - heavier).min(equal) as f64 / equal as f64;
+        }
+    }
+    let n = samples.len().max(1) as f64;
+    println!(
+        "{path} on {games} games, {} positions: mean log-likelihood {:.4}; played move heaviest {:.1}%, \
+         in the ten heaviest {:.1}%",
+        samples.len(),
+        log_likelihood / n,
+        100.0 * top_one / n,
+        100.0 * top_ten / n
+    );
+    Ok(())
+}
+
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("play") => play(&args[1..]),
         Some("fit") => fit_files(&args[1..], Extent::Shape),
         Some("fit-playout") => fit_files(&args[1..], Extent::Adjacent),
+        Some("eval") => eval(&args[1..]),
         _ => {
-            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] | fit FILE... | fit-playout FILE..."
+            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] | fit FILE... | fit-playout FILE... | eval PATTERNS FILE..."
                 .into())
         }
     };

@@ -9,12 +9,18 @@
 //! γᵢ ← Wᵢ / Σⱼ (cᵢⱼ / Eⱼ), with Wᵢ the wins of pattern i, cᵢⱼ how many
 //! candidates of competition j have it and Eⱼ = Σₖ cₖⱼγₖ. A prior of one
 //! win and one loss against a pattern of weight 1 keeps rare patterns near 1.
+//!
+//! A fit may also learn how much nearness to the move just played weighs
+//! ([`super::near`]): a cell's strength is then its pattern's γ times its
+//! distance class's, and the two kinds are updated in turn, each with the
+//! other held fixed (the cᵢⱼ above then sum the other factor's γ).
 
 use std::collections::HashMap;
 
 use super::super::cell::Cell;
 use super::super::game::{Game, Move};
 use super::super::position::Position;
+use super::near::{self, Proximity};
 use super::{Patterns, Shapes, shape};
 
 /// One position of a training game: the patterns of the empty cells (as the
@@ -23,6 +29,10 @@ use super::{Patterns, Shapes, shape};
 pub struct Sample {
     pub chosen: u64,
     pub candidates: Vec<u64>,
+    /// The distance class of the played cell to the move before it.
+    pub chosen_near: u8,
+    /// The distance class of each candidate, in the same order.
+    pub near: Vec<u8>,
 }
 
 /// How much of a cell's surroundings a pattern reads.
@@ -46,12 +56,19 @@ impl Extent {
 }
 
 impl Sample {
-    /// The competition of `position` (side to move) won by `played`.
-    pub fn of(shapes: &mut Shapes, position: &Position, played: Cell, extent: Extent) -> Sample {
+    /// The competition of `position` (side to move, after `last`) won by
+    /// `played`.
+    pub fn of(shapes: &mut Shapes, position: &Position, last: Option<Cell>, played: Cell, extent: Extent) -> Sample {
         shapes.load_position(position);
         let n = position.size();
         let pattern = |cell: Cell| extent.pattern(shapes.loaded(cell.index(n)));
-        Sample { chosen: pattern(played), candidates: position.empty_cells().map(pattern).collect() }
+        let class = |cell: Cell| near::class(cell.index(n), last.map(|l| l.index(n)), n);
+        Sample {
+            chosen: pattern(played),
+            candidates: position.empty_cells().map(pattern).collect(),
+            chosen_near: class(played),
+            near: position.empty_cells().map(class).collect(),
+        }
     }
 
     /// The competitions of a game's stones from move `from` on (a swap
@@ -60,11 +77,13 @@ impl Sample {
     pub fn of_game(game: &Game, from: usize, extent: Extent) -> Vec<Sample> {
         let mut shapes = Shapes::new(game.size());
         let mut samples = Vec::new();
+        let mut last = None;
         for (i, m) in game.moves().iter().enumerate() {
             let Move::Place(cell) = m else { break };
             if i >= from {
-                samples.push(Sample::of(&mut shapes, game.prefix(i).position(), *cell, extent));
+                samples.push(Sample::of(&mut shapes, game.prefix(i).position(), last, *cell, extent));
             }
+            last = Some(*cell);
         }
         samples
     }
@@ -78,6 +97,8 @@ pub struct Fitting {
     pub min_seen: u32,
     /// MM iterations.
     pub iterations: u32,
+    /// Whether to learn factors for nearness to the last move as well.
+    pub proximity: bool,
 }
 
 /// What the fit achieved, for the command's report.
@@ -93,12 +114,33 @@ pub struct Fitted {
     pub top_ten: f64,
 }
 
-/// Competitions with patterns replaced by dense ids (0: the rare ones).
+/// A kind of candidate in a competition: its pattern's dense id (0: the
+/// rare ones) and its distance class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Kind {
+    id: u32,
+    class: u8,
+}
+
+/// Competitions with patterns replaced by dense ids.
 struct Competitions {
-    chosen: Vec<u32>,
-    /// `(id, count)` pairs of each competition.
-    members: Vec<Vec<(u32, u32)>>,
+    chosen: Vec<Kind>,
+    /// Each competition's kinds of candidates, with how many of each.
+    members: Vec<Vec<(Kind, u32)>>,
     patterns: Vec<u64>,
+}
+
+/// The two kinds of weights being fitted.
+struct Gammas {
+    pattern: Vec<f64>,
+    near: [f64; near::CLASSES],
+}
+
+impl Gammas {
+    #[inline]
+    fn of(&self, kind: Kind) -> f64 {
+        self.pattern[kind.id as usize] * self.near[kind.class as usize]
+    }
 }
 
 fn index(samples: &[Sample], min_seen: u32) -> Competitions {
@@ -114,14 +156,18 @@ fn index(samples: &[Sample], min_seen: u32) -> Competitions {
     let id = |p: u64| ids.get(&p).copied().unwrap_or(0);
     let mut chosen = Vec::with_capacity(samples.len());
     let mut members = Vec::with_capacity(samples.len());
+    // Samples built by hand may leave the classes out: all "far".
+    let far = (near::CLASSES - 1) as u8;
     for s in samples {
-        let mut counts: HashMap<u32, u32> = HashMap::new();
-        for &p in &s.candidates {
-            *counts.entry(id(p)).or_default() += 1;
+        let mut counts: HashMap<Kind, u32> = HashMap::new();
+        for (i, &p) in s.candidates.iter().enumerate() {
+            let class = s.near.get(i).copied().unwrap_or(far);
+            *counts.entry(Kind { id: id(p), class }).or_default() += 1;
         }
-        let mut list: Vec<(u32, u32)> = counts.into_iter().collect();
+        let mut list: Vec<(Kind, u32)> = counts.into_iter().collect();
         list.sort_unstable();
-        chosen.push(id(s.chosen));
+        let class = if s.near.is_empty() { far } else { s.chosen_near };
+        chosen.push(Kind { id: id(s.chosen), class });
         members.push(list);
     }
     Competitions { chosen, members, patterns }
@@ -133,40 +179,57 @@ pub fn fit(samples: &[Sample], fitting: Fitting) -> Fitted {
     let c = index(samples, fitting.min_seen);
     let k = c.patterns.len() + 1;
     let mut wins = vec![1.0f64; k];
+    let mut near_wins = [1.0f64; near::CLASSES];
     for &w in &c.chosen {
-        wins[w as usize] += 1.0;
+        wins[w.id as usize] += 1.0;
+        near_wins[w.class as usize] += 1.0;
     }
-    let mut gamma = vec![1.0f64; k];
+    let mut gamma = Gammas { pattern: vec![1.0f64; k], near: [1.0; near::CLASSES] };
     let mut log_likelihood = Vec::new();
     for _ in 0..fitting.iterations {
-        let mut denominator: Vec<f64> = gamma.iter().map(|g| 2.0 / (g + 1.0)).collect();
+        let mut denominator: Vec<f64> = gamma.pattern.iter().map(|g| 2.0 / (g + 1.0)).collect();
         let mut ll = 0.0;
         for (members, &chosen) in c.members.iter().zip(&c.chosen) {
-            let total: f64 = members.iter().map(|&(i, n)| n as f64 * gamma[i as usize]).sum();
-            ll += (gamma[chosen as usize] / total).ln();
-            for &(i, n) in members {
-                denominator[i as usize] += n as f64 / total;
+            let total: f64 = members.iter().map(|&(kind, n)| n as f64 * gamma.of(kind)).sum();
+            ll += (gamma.of(chosen) / total).ln();
+            for &(kind, n) in members {
+                denominator[kind.id as usize] += n as f64 * gamma.near[kind.class as usize] / total;
             }
         }
         for i in 0..k {
-            gamma[i] = wins[i] / denominator[i];
+            gamma.pattern[i] = wins[i] / denominator[i];
+        }
+        if fitting.proximity {
+            let mut denominator = gamma.near.map(|g| 2.0 / (g + 1.0));
+            for members in &c.members {
+                let total: f64 = members.iter().map(|&(kind, n)| n as f64 * gamma.of(kind)).sum();
+                for &(kind, n) in members {
+                    denominator[kind.class as usize] += n as f64 * gamma.pattern[kind.id as usize] / total;
+                }
+            }
+            for (g, (w, d)) in gamma.near.iter_mut().zip(near_wins.iter().zip(denominator)) {
+                *g = w / d;
+            }
         }
         log_likelihood.push(ll / samples.len().max(1) as f64);
     }
     let (top_one, top_ten) = ranks(&c, &gamma);
-    // Weights relative to the rare patterns' shared weight.
-    let base = gamma[0];
-    let patterns = Patterns::new(c.patterns.iter().zip(&gamma[1..]).map(|(p, g)| (*p, (g / base) as f32)), 1.0);
-    Fitted { patterns, log_likelihood, top_one, top_ten }
+    // Weights relative to the rare patterns' shared weight, and to the
+    // furthest class.
+    let base = gamma.pattern[0];
+    let patterns = Patterns::new(c.patterns.iter().zip(&gamma.pattern[1..]).map(|(p, g)| (*p, (g / base) as f32)), 1.0);
+    let far = gamma.near[near::CLASSES - 1];
+    let proximity = fitting.proximity.then(|| Proximity { factors: gamma.near.map(|g| (g / far) as f32) });
+    Fitted { patterns: patterns.with_proximity(proximity), log_likelihood, top_one, top_ten }
 }
 
 /// Shares of competitions won by the heaviest and a top-ten candidate.
-fn ranks(c: &Competitions, gamma: &[f64]) -> (f64, f64) {
+fn ranks(c: &Competitions, gamma: &Gammas) -> (f64, f64) {
     let (mut one, mut ten) = (0.0, 0.0);
     for (members, &chosen) in c.members.iter().zip(&c.chosen) {
-        let g = gamma[chosen as usize];
-        let heavier: u32 = members.iter().filter(|&&(i, _)| gamma[i as usize] > g).map(|&(_, n)| n).sum();
-        let equal: u32 = members.iter().filter(|&&(i, _)| gamma[i as usize] == g).map(|&(_, n)| n).sum();
+        let g = gamma.of(chosen);
+        let heavier: u32 = members.iter().filter(|&&(kind, _)| gamma.of(kind) > g).map(|&(_, n)| n).sum();
+        let equal: u32 = members.iter().filter(|&&(kind, _)| gamma.of(kind) == g).map(|&(_, n)| n).sum();
         if heavier == 0 {
             one += 1.0 / equal.max(1) as f64;
         }
@@ -182,11 +245,42 @@ fn ranks(c: &Competitions, gamma: &[f64]) -> (f64, f64) {
 mod tests {
     use super::*;
 
+    /// A competition with no move before it: every candidate is far.
+    fn sample(chosen: u64, candidates: Vec<u64>) -> Sample {
+        Sample { chosen, candidates, chosen_near: (near::CLASSES - 1) as u8, near: Vec::new() }
+    }
+
+    #[test]
+    fn a_fit_with_proximity_learns_that_answers_come_next_to_the_last_move() {
+        // Four cells of one pattern; the one adjacent to the last move is
+        // played three times in four, the one two away otherwise.
+        let samples: Vec<Sample> = (0..200)
+            .map(|i| Sample {
+                chosen: 9,
+                candidates: vec![9; 4],
+                chosen_near: if i % 4 == 0 { 1 } else { 0 },
+                near: vec![0, 1, 3, 3],
+            })
+            .collect();
+        let fitted = fit(&samples, Fitting { min_seen: 1, iterations: 200, proximity: true });
+        let factors = fitted.patterns.proximity().expect("factors fitted").factors;
+        assert_eq!(factors[3], 1.0, "the furthest class is the unit");
+        assert!(factors[0] > 2.5 * factors[1], "{factors:?}");
+        assert!(factors[1] > 5.0 * factors[3], "{factors:?}");
+        // The pattern alone predicts nothing here; with the classes, the
+        // adjacent cell is the heaviest, as it was played most.
+        assert!(fitted.top_one > 0.7, "{}", fitted.top_one);
+        // Without proximity the same games leave every candidate equal.
+        let plain = fit(&samples, Fitting { min_seen: 1, iterations: 50, proximity: false });
+        assert_eq!(plain.patterns.proximity(), None);
+        assert!(plain.log_likelihood.last() < fitted.log_likelihood.last());
+    }
+
     #[test]
     fn a_pattern_always_chosen_outweighs_one_never_chosen() {
         // Pattern 1 wins every competition against two of pattern 2.
-        let samples: Vec<Sample> = (0..50).map(|_| Sample { chosen: 1, candidates: vec![1, 2, 2] }).collect();
-        let fitted = fit(&samples, Fitting { min_seen: 1, iterations: 50 });
+        let samples: Vec<Sample> = (0..50).map(|_| sample(1, vec![1, 2, 2])).collect();
+        let fitted = fit(&samples, Fitting { min_seen: 1, iterations: 50, proximity: false });
         let (a, b) = (fitted.patterns.weight(1), fitted.patterns.weight(2));
         assert!(a > 20.0 * b, "{a} vs {b}");
         assert_eq!(fitted.top_one, 1.0);
@@ -201,18 +295,18 @@ mod tests {
         let mut samples = Vec::new();
         for i in 0..400 {
             let chosen = if i % 4 == 0 { 4 } else { 3 };
-            samples.push(Sample { chosen, candidates: vec![3, 4] });
+            samples.push(sample(chosen, vec![3, 4]));
         }
-        let fitted = fit(&samples, Fitting { min_seen: 1, iterations: 100 });
+        let fitted = fit(&samples, Fitting { min_seen: 1, iterations: 100, proximity: false });
         let ratio = fitted.patterns.weight(3) / fitted.patterns.weight(4);
         assert!((2.7..3.1).contains(&ratio), "{ratio}");
     }
 
     #[test]
     fn rare_patterns_share_the_default_weight() {
-        let mut samples = vec![Sample { chosen: 7, candidates: vec![7, 8] }];
-        samples.extend((0..30).map(|_| Sample { chosen: 5, candidates: vec![5, 6] }));
-        let fitted = fit(&samples, Fitting { min_seen: 5, iterations: 30 });
+        let mut samples = vec![sample(7, vec![7, 8])];
+        samples.extend((0..30).map(|_| sample(5, vec![5, 6])));
+        let fitted = fit(&samples, Fitting { min_seen: 5, iterations: 30, proximity: false });
         assert_eq!(fitted.patterns.len(), 2);
         assert_eq!(fitted.patterns.weight(7), 1.0);
         assert_eq!(fitted.patterns.weight(8), 1.0);

@@ -8,11 +8,13 @@
 //! worker fetches it once and hands it over, so no page carries it.
 
 pub mod mm;
+pub mod near;
 pub mod playout;
 pub mod shape;
 
 use std::fmt;
 
+pub use self::near::Proximity;
 pub use self::shape::Shapes;
 
 /// The first line of a pattern file, with its format version.
@@ -36,6 +38,9 @@ pub struct Patterns {
     table: ShapeTable,
     /// The weight of a pattern the file does not list.
     default: f32,
+    /// Factors for nearness to the move just played (a `near` line), if
+    /// the file was fitted with them.
+    proximity: Option<Proximity>,
 }
 
 /// A weight at the file's precision, from its logarithm in thousandths.
@@ -54,7 +59,19 @@ impl Patterns {
     pub fn new(weights: impl IntoIterator<Item = (u64, f32)>, default: f32) -> Patterns {
         let exact = |w: f32| weight_of_log(log_of_weight(w));
         let entries: Vec<(u64, f32)> = weights.into_iter().map(|(k, w)| (k, exact(w))).collect();
-        Patterns { table: ShapeTable::new(&entries), default: exact(default) }
+        Patterns { table: ShapeTable::new(&entries), default: exact(default), proximity: None }
+    }
+
+    /// The same weights, with factors for nearness to the last move (kept
+    /// at the file's precision).
+    pub fn with_proximity(mut self, proximity: Option<Proximity>) -> Patterns {
+        self.proximity = proximity.map(|p| Proximity { factors: p.factors.map(|f| weight_of_log(log_of_weight(f))) });
+        self
+    }
+
+    /// The factors for nearness to the last move, if any.
+    pub fn proximity(&self) -> Option<Proximity> {
+        self.proximity
     }
 
     /// The weights this build ships with.
@@ -105,9 +122,17 @@ impl Patterns {
             None => return Err(fail(0, PatternsProblem::Header)),
         }
         let mut default = None;
+        let mut proximity = None;
         let mut table = ShapeTable::with_capacity(text.len() / 8);
         for (line, text) in lines {
             let (key, value) = text.split_once(' ').ok_or(fail(line, PatternsProblem::Fields))?;
+            if key == "near" {
+                let factors = parse_near(value).ok_or(fail(line, PatternsProblem::Near))?;
+                if proximity.replace(Proximity { factors }).is_some() {
+                    return Err(fail(line, PatternsProblem::Duplicate));
+                }
+                continue;
+            }
             let log: i32 = value.trim().parse().map_err(|_| fail(line, PatternsProblem::Weight))?;
             if log.abs() > MAX_LOG {
                 return Err(fail(line, PatternsProblem::Weight));
@@ -127,7 +152,7 @@ impl Patterns {
             }
         }
         let default = default.ok_or(fail(0, PatternsProblem::NoDefault))?;
-        Ok(Patterns { table, default })
+        Ok(Patterns { table, default, proximity })
     }
 
     /// The file text of these weights, patterns in increasing order, after
@@ -142,6 +167,10 @@ impl Patterns {
         out.push_str(HEADER);
         out.push('\n');
         out.push_str(&format!("default {}\n", log_of_weight(self.default)));
+        if let Some(p) = self.proximity {
+            let logs: Vec<String> = p.factors.iter().map(|f| log_of_weight(*f).to_string()).collect();
+            out.push_str(&format!("near {}\n", logs.join(" ")));
+        }
         for (k, w) in self.entries() {
             out.push_str(&format!("{k:x} {}\n", log_of_weight(w)));
         }
@@ -149,9 +178,17 @@ impl Patterns {
     }
 }
 
+/// The factors of a `near` line: one logarithm in thousandths per
+/// distance class.
+fn parse_near(value: &str) -> Option<[f32; near::CLASSES]> {
+    let logs: Vec<i32> = value.split_whitespace().map(|v| v.parse().ok()).collect::<Option<_>>()?;
+    let logs: [i32; near::CLASSES] = logs.try_into().ok()?;
+    logs.iter().all(|l| l.abs() <= MAX_LOG).then(|| logs.map(weight_of_log))
+}
+
 impl PartialEq for Patterns {
     fn eq(&self, other: &Patterns) -> bool {
-        self.default == other.default && self.entries() == other.entries()
+        self.default == other.default && self.proximity == other.proximity && self.entries() == other.entries()
     }
 }
 
@@ -245,6 +282,7 @@ pub enum PatternsProblem {
     Weight,
     Duplicate,
     NoDefault,
+    Near,
 }
 
 impl fmt::Display for PatternsError {
@@ -258,7 +296,11 @@ impl fmt::Display for PatternsError {
                     "the weight must be a whole number from -{MAX_LOG} to {MAX_LOG} (its natural logarithm in thousandths)"
                 )
             }
-            PatternsProblem::Duplicate => "this pattern is listed twice".into(),
+            PatternsProblem::Duplicate => "this pattern (or the 'near' line) is listed twice".into(),
+            PatternsProblem::Near => format!(
+                "'near' takes {} whole numbers from -{MAX_LOG} to {MAX_LOG}, one factor per distance to the last move",
+                near::CLASSES
+            ),
             PatternsProblem::NoDefault => "the file has no 'default' weight".into(),
         };
         if self.line == 0 {

@@ -55,6 +55,28 @@ fn broken_files_are_refused_with_the_line_at_fault() {
     assert!(e.to_string().contains("no 'default' weight"));
 }
 
+#[test]
+fn nearness_factors_read_back_and_bad_ones_are_refused() {
+    let factors = [13.6, 2.75, 1.7, 1.0];
+    let table = Patterns::new([(canonical(0x15), 2.5)], 1.0).with_proximity(Some(Proximity { factors }));
+    let text = table.to_text("");
+    assert!(text.contains("\nnear 2610 1012 531 0\n"), "{text}");
+    let parsed = Patterns::parse(&text).expect("a file with a near line reads");
+    assert_eq!(parsed, table);
+    let read = parsed.proximity().expect("the factors are kept").factors;
+    for (got, given) in read.iter().zip(factors) {
+        assert!((got / given - 1.0).abs() < 5e-4, "{got} vs {given}");
+    }
+    // Without the line the shape alone counts, as in files fitted before it.
+    assert_eq!(Patterns::parse("hexarena-patterns 1\ndefault 0\n").map(|p| p.proximity()), Ok(None));
+    for bad in ["near 1 2 3", "near 1 2 3 4 5", "near 1 2 x 4", "near 1 2 3 30001"] {
+        let e = error_of(&format!("hexarena-patterns 1\ndefault 0\n{bad}\n"));
+        assert_eq!((e.line, e.problem), (3, PatternsProblem::Near), "{bad}");
+    }
+    let e = error_of("hexarena-patterns 1\ndefault 0\nnear 1 1 1 0\nnear 1 1 1 0\n");
+    assert_eq!((e.line, e.problem), (4, PatternsProblem::Duplicate));
+}
+
 /// The weight of every empty cell of `text`'s position for its mover.
 fn weights_of(text: &str, n: u8) -> Vec<(Cell, f32)> {
     let game = Record::from_text(text, n).unwrap().to_game(false).unwrap();

@@ -11,7 +11,7 @@ use super::super::bits::{Bits, Masks};
 use super::super::color::Color;
 use super::super::patterns::playout::Acceptance;
 use super::super::patterns::shape::canonical;
-use super::super::patterns::{Patterns, Shapes};
+use super::super::patterns::{Patterns, Shapes, near};
 use super::super::playout::{BridgePlayouts, members};
 use super::super::rng::Rng;
 use super::super::solver::{Knowledge, Known};
@@ -55,12 +55,18 @@ impl Node {
 }
 
 /// Gives `edges` their shares of their patterns' weights on the board
-/// `shapes` has loaded. Not generic, so one copy serves every board width.
+/// `shapes` has loaded, times their nearness to the move just played when
+/// the patterns were fitted with it. Not generic, so one copy serves every
+/// board width.
 #[inline(never)]
-fn weigh(shapes: &Shapes, patterns: &Patterns, edges: &mut [Edge]) {
+fn weigh(shapes: &Shapes, patterns: &Patterns, n: u8, last: Option<u16>, edges: &mut [Edge]) {
+    let proximity = patterns.proximity().zip(last);
     let mut total = 0.0;
     for edge in edges.iter_mut() {
         edge.prior = patterns.weight(canonical(shapes.loaded(edge.cell as usize)));
+        if let Some((proximity, last)) = proximity {
+            edge.prior *= proximity.factor(near::class(edge.cell as usize, Some(last as usize), n));
+        }
         total += edge.prior;
     }
     for edge in edges.iter_mut() {
@@ -123,7 +129,7 @@ impl<B: Bits> Mcts<B> {
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
         };
         m.nodes.push(Node::new());
-        m.expand(0, &root);
+        m.expand(0, &root, None);
         m.learn(0, &root);
         m
     }
@@ -165,9 +171,11 @@ impl<B: Bits> Mcts<B> {
         }
     }
 
-    /// Creates the edges of `node` at `stones`, or marks it decided.
-    /// Returns false when the arenas are full.
-    fn expand(&mut self, node: u32, stones: &Stones<B>) -> bool {
+    /// Creates the edges of `node` at `stones`, reached by the move `last`
+    /// when known (a new search's root does not know it, and its priors
+    /// then read the shapes alone), or marks it decided. Returns false when
+    /// the arenas are full.
+    fn expand(&mut self, node: u32, stones: &Stones<B>, last: Option<u16>) -> bool {
         let mover = stones.to_move;
         let masks = &self.masks;
         if stones.has_won(masks, mover.opponent()) {
@@ -207,7 +215,7 @@ impl<B: Bits> Mcts<B> {
             });
         }
         if count > 1 {
-            self.set_priors(first_edge as usize, stones);
+            self.set_priors(first_edge as usize, stones, last);
         }
         let n = &mut self.nodes[node as usize];
         n.first_edge = first_edge;
@@ -218,10 +226,10 @@ impl<B: Bits> Mcts<B> {
 
     /// Gives the edges from `first` on their probabilities under the
     /// patterns.
-    fn set_priors(&mut self, first: usize, stones: &Stones<B>) {
+    fn set_priors(&mut self, first: usize, stones: &Stones<B>, last: Option<u16>) {
         let (Some(shapes), Some(patterns)) = (self.shapes.as_mut(), self.config.patterns) else { return };
         shapes.load(stones);
-        weigh(shapes, patterns, &mut self.edges[first..]);
+        weigh(shapes, patterns, self.masks.size, last, &mut self.edges[first..]);
     }
 
     /// The edge to follow from `node`: RAVE blended with the plain mean,
@@ -306,7 +314,7 @@ impl<B: Bits> Mcts<B> {
         self.root_stones = stones;
         self.iterations = self.nodes[0].visits as u64;
         if !self.nodes[0].expanded {
-            self.expand(0, &stones);
+            self.expand(0, &stones, cells.last().copied());
         }
         self.learn(0, &stones);
         true
@@ -326,7 +334,8 @@ impl<B: Bits> Mcts<B> {
                 break winner;
             }
             if !self.nodes[node as usize].expanded {
-                if self.nodes[node as usize].visits < self.config.expand_after || !self.expand(node, &stones) {
+                let last = self.path_edges.last().map(|&e| self.edges[e as usize].cell);
+                if self.nodes[node as usize].visits < self.config.expand_after || !self.expand(node, &stones, last) {
                     break self.playout(&stones);
                 }
                 if below_root && let Some((winner, _)) = self.nodes[node as usize].proven {

@@ -184,3 +184,43 @@ fn losing_six_by_six_openings_are_answered_with_winning_replies() {
     }
     assert!(lost.is_empty(), "replies that give the win back: {lost:?}");
 }
+
+#[test]
+fn priors_weigh_nearness_to_the_move_that_led_to_a_node() {
+    use crate::engine::patterns::{Patterns, Proximity, near};
+    // Every shape weighs the same, so only nearness can tell cells apart.
+    let patterns: &'static Patterns =
+        Box::leak(Box::new(Patterns::new([], 1.0).with_proximity(Some(Proximity { factors: [8.0, 2.0, 1.0, 1.0] }))));
+    let config =
+        SearchConfig { patterns: Some(patterns), prior_weight: 1.0, knowledge_after: 0, ..SearchConfig::default() };
+    let n = 9;
+    let mut m = mcts::Mcts::<u128>::new(n, Stones::empty(), config);
+    // The root has no move before it: every prior alike.
+    let root = m.nodes[0];
+    let first = root.first_edge as usize;
+    let priors: Vec<f32> = m.edges[first..first + root.edge_count as usize].iter().map(|e| e.prior).collect();
+    assert!(priors.iter().all(|&p| (p - priors[0]).abs() < 1e-6), "{priors:?}");
+    for _ in 0..300 {
+        m.iterate();
+    }
+    let mut checked = 0;
+    for e in &m.edges[first..first + root.edge_count as usize] {
+        if e.child == u32::MAX || !m.nodes[e.child as usize].expanded {
+            continue;
+        }
+        let child = m.nodes[e.child as usize];
+        let start = child.first_edge as usize;
+        let edges = &m.edges[start..start + child.edge_count as usize];
+        let far = edges.iter().find(|x| near::class(x.cell as usize, Some(e.cell as usize), n) == 3).map(|x| x.prior);
+        for x in edges {
+            let class = near::class(x.cell as usize, Some(e.cell as usize), n);
+            let want = [8.0, 2.0, 1.0, 1.0][class as usize];
+            if let Some(far) = far {
+                // Factors are kept to a thousandth of their logarithm.
+                assert!((x.prior / far / want - 1.0).abs() < 1e-3, "class {class}: {} against {far}", x.prior);
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 10, "only {checked} children were expanded");
+}
