@@ -33,7 +33,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use hexarena::engine::patterns::Patterns;
-use hexarena::engine::patterns::mm::{Extent, Fitting, Sample, fit};
+use hexarena::engine::patterns::mm::{Extent, Fitting, Sample, fit, predict};
 use hexarena::engine::search::{SearchConfig, Searcher};
 use hexarena::engine::{Cell, Game, Move, Record};
 
@@ -179,34 +179,14 @@ fn eval(args: &[String]) -> Result<(), String> {
         return Err(usage.into());
     }
     let (samples, games) = samples_of(&args[1..], Extent::Shape)?;
-    let (mut log_likelihood, mut top_one, mut top_ten) = (0.0f64, 0.0f64, 0.0f64);
-    for sample in &samples {
-        let near = |class: u8| patterns.proximity().map_or(1.0, |p| p.factor(class)) as f64;
-        let chosen = patterns.weight(sample.chosen) as f64 * near(sample.chosen_near);
-        let weights: Vec<f64> = sample
-            .candidates
-            .iter()
-            .zip(&sample.near)
-            .map(|(&p, &class)| patterns.weight(p) as f64 * near(class))
-            .collect();
-        log_likelihood += (chosen / weights.iter().sum::<f64>()).ln();
-        let heavier = weights.iter().filter(|&&w| w > chosen).count();
-        let equal = weights.iter().filter(|&&w| w == chosen).count().max(1);
-        if heavier == 0 {
-            top_one += 1.0 / equal as f64;
-        }
-        if heavier < 10 {
-            top_ten += (10 - heavier).min(equal) as f64 / equal as f64;
-        }
-    }
-    let n = samples.len().max(1) as f64;
+    let p = predict(&samples, &patterns);
     println!(
         "{path} on {games} games, {} positions: mean log-likelihood {:.4}; played move heaviest {:.1}%, \
          in the ten heaviest {:.1}%",
         samples.len(),
-        log_likelihood / n,
-        100.0 * top_one / n,
-        100.0 * top_ten / n
+        p.log_likelihood,
+        100.0 * p.top_one,
+        100.0 * p.top_ten
     );
     Ok(())
 }

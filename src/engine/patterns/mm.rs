@@ -156,7 +156,7 @@ fn index(samples: &[Sample], min_seen: u32) -> Competitions {
     let id = |p: u64| ids.get(&p).copied().unwrap_or(0);
     let mut chosen = Vec::with_capacity(samples.len());
     let mut members = Vec::with_capacity(samples.len());
-    // Samples built by hand may leave the classes out: all "far".
+    // A candidate without a class counts as far.
     let far = (near::CLASSES - 1) as u8;
     for s in samples {
         let mut counts: HashMap<Kind, u32> = HashMap::new();
@@ -166,8 +166,7 @@ fn index(samples: &[Sample], min_seen: u32) -> Competitions {
         }
         let mut list: Vec<(Kind, u32)> = counts.into_iter().collect();
         list.sort_unstable();
-        let class = if s.near.is_empty() { far } else { s.chosen_near };
-        chosen.push(Kind { id: id(s.chosen), class });
+        chosen.push(Kind { id: id(s.chosen), class: s.chosen_near });
         members.push(list);
     }
     Competitions { chosen, members, patterns }
@@ -223,22 +222,60 @@ pub fn fit(samples: &[Sample], fitting: Fitting) -> Fitted {
     Fitted { patterns: patterns.with_proximity(proximity), log_likelihood, top_one, top_ten }
 }
 
+/// How far up its competition the chosen candidate ranks, given the
+/// weight of each kind of candidate and how many there are of it: its
+/// share of the first place and of the ten first places (ties shared).
+fn placing(chosen: f64, members: impl Iterator<Item = (f64, u32)> + Clone) -> (f64, f64) {
+    let heavier: u32 = members.clone().filter(|&(w, _)| w > chosen).map(|(_, n)| n).sum();
+    let equal: u32 = members.filter(|&(w, _)| w == chosen).map(|(_, n)| n).sum::<u32>().max(1);
+    let one = if heavier == 0 { 1.0 / equal as f64 } else { 0.0 };
+    let ten = if heavier < 10 { (10 - heavier).min(equal) as f64 / equal as f64 } else { 0.0 };
+    (one, ten)
+}
+
 /// Shares of competitions won by the heaviest and a top-ten candidate.
 fn ranks(c: &Competitions, gamma: &Gammas) -> (f64, f64) {
     let (mut one, mut ten) = (0.0, 0.0);
     for (members, &chosen) in c.members.iter().zip(&c.chosen) {
-        let g = gamma.of(chosen);
-        let heavier: u32 = members.iter().filter(|&&(kind, _)| gamma.of(kind) > g).map(|&(_, n)| n).sum();
-        let equal: u32 = members.iter().filter(|&&(kind, _)| gamma.of(kind) == g).map(|&(_, n)| n).sum();
-        if heavier == 0 {
-            one += 1.0 / equal.max(1) as f64;
-        }
-        if heavier < 10 {
-            ten += (10 - heavier).min(equal) as f64 / equal.max(1) as f64;
-        }
+        let (o, t) = placing(gamma.of(chosen), members.iter().map(|&(kind, n)| (gamma.of(kind), n)));
+        one += o;
+        ten += t;
     }
     let n = c.chosen.len().max(1) as f64;
     (one / n, ten / n)
+}
+
+/// How well a pattern file predicts the moves of some games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prediction {
+    /// Mean log-likelihood of the chosen moves, per position.
+    pub log_likelihood: f64,
+    /// Share of positions whose played cell weighed the most (ties shared).
+    pub top_one: f64,
+    /// Share of positions whose played cell was among the ten heaviest.
+    pub top_ten: f64,
+}
+
+/// How well `patterns` (with their nearness factors, if any) predict the
+/// moves of `samples`: the figures a fit reports about its own games, for
+/// games it was not fitted to.
+pub fn predict(samples: &[Sample], patterns: &Patterns) -> Prediction {
+    let far = (near::CLASSES - 1) as u8;
+    let weight = |pattern: u64, class: u8| {
+        (patterns.weight(pattern) * patterns.proximity().map_or(1.0, |p| p.factor(class))) as f64
+    };
+    let (mut log_likelihood, mut top_one, mut top_ten) = (0.0, 0.0, 0.0);
+    for s in samples {
+        let chosen = weight(s.chosen, s.chosen_near);
+        let members =
+            s.candidates.iter().enumerate().map(|(i, &p)| (weight(p, s.near.get(i).copied().unwrap_or(far)), 1));
+        log_likelihood += (chosen / members.clone().map(|(w, _)| w).sum::<f64>()).ln();
+        let (one, ten) = placing(chosen, members);
+        top_one += one;
+        top_ten += ten;
+    }
+    let n = samples.len().max(1) as f64;
+    Prediction { log_likelihood: log_likelihood / n, top_one: top_one / n, top_ten: top_ten / n }
 }
 
 #[cfg(test)]
@@ -247,7 +284,8 @@ mod tests {
 
     /// A competition with no move before it: every candidate is far.
     fn sample(chosen: u64, candidates: Vec<u64>) -> Sample {
-        Sample { chosen, candidates, chosen_near: (near::CLASSES - 1) as u8, near: Vec::new() }
+        let far = (near::CLASSES - 1) as u8;
+        Sample { chosen, near: vec![far; candidates.len()], candidates, chosen_near: far }
     }
 
     #[test]
@@ -274,6 +312,13 @@ mod tests {
         let plain = fit(&samples, Fitting { min_seen: 1, iterations: 50, proximity: false });
         assert_eq!(plain.patterns.proximity(), None);
         assert!(plain.log_likelihood.last() < fitted.log_likelihood.last());
+        // Measured again from the written weights, the fit's own games
+        // score as the fit reported (up to the file's precision).
+        let again = predict(&samples, &fitted.patterns);
+        assert!((again.top_one - fitted.top_one).abs() < 1e-9, "{again:?}");
+        assert!((again.top_ten - fitted.top_ten).abs() < 1e-9, "{again:?}");
+        assert!((again.log_likelihood - fitted.log_likelihood[199]).abs() < 1e-2, "{again:?}");
+        assert!(predict(&samples, &plain.patterns).log_likelihood < again.log_likelihood);
     }
 
     #[test]
