@@ -52,7 +52,7 @@ fn self_play(size: u8, iterations: u64, seed: u64) -> Option<Game> {
     while game.winner().is_none() {
         x = x.wrapping_add(1);
         let config = SearchConfig { seed: seed ^ x, ..SearchConfig::default() };
-        let mut search = Searcher::new(game.position(), config).ok()?;
+        let mut search = Searcher::of_game(&game, config).ok()?;
         search.run(iterations);
         if search.proven().is_some() {
             break;

@@ -47,7 +47,7 @@ pub fn run(args: &[String]) -> Result<String, ArgsError> {
 
     let record = Record::from_text(&format!("{size}x{size} {moves}"), size).map_err(|e| ArgsError(e.to_string()))?;
     let game: Game = record.to_game(swap).map_err(|e| ArgsError(e.to_string()))?;
-    let mut searcher = Searcher::new(game.position(), SearchConfig::default()).map_err(|e| ArgsError(e.to_string()))?;
+    let mut searcher = Searcher::of_game(&game, SearchConfig::default()).map_err(|e| ArgsError(e.to_string()))?;
     let start = Instant::now();
     match (playouts, time) {
         (Some(n), _) => searcher.run(n),

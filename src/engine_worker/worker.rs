@@ -222,7 +222,7 @@ impl Worker for EngineWorker {
         });
         let searcher = match reused {
             Some(s) => Ok(s),
-            None => Searcher::new(game.position(), worker_config(seed, level)),
+            None => Searcher::of_game(&game, worker_config(seed, level)),
         };
         let prover = match task {
             Task::Analyze { .. } if game.position().empty_cells().count() <= SOLVER_EMPTIES => {

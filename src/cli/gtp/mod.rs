@@ -309,7 +309,7 @@ impl Gtp {
             Ok(n) => n,
             Err(e) => return Reply::Err(e),
         };
-        let Ok(mut s) = Searcher::new(self.game.position(), SearchConfig::default()) else {
+        let Ok(mut s) = Searcher::of_game(&self.game, SearchConfig::default()) else {
             return Reply::Err("the game is over".into());
         };
         s.run(iterations);

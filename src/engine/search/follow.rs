@@ -39,7 +39,7 @@ impl Following {
         });
         let searcher = match kept {
             Some(s) => s,
-            None => Searcher::new(game.position(), config)?,
+            None => Searcher::of_game(game, config)?,
         };
         let last = self.last.insert(Followed {
             size: game.size(),

@@ -227,7 +227,7 @@ pub fn choose_move_with(game: &Game, level: Level, seed: u64, iterations: u64) -
         return None;
     }
     let position = game.position();
-    let mut searcher = Searcher::new(position, level.search_config(seed)).ok()?;
+    let mut searcher = Searcher::of_game(game, level.search_config(seed)).ok()?;
     let verdict = level
         .proof_positions(game)
         .map_or(Verdict::Unknown, |positions| BoundedProof::new(position, positions).finish());

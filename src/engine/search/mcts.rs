@@ -98,7 +98,8 @@ pub(crate) struct Mcts<B: Bits> {
 }
 
 impl<B: Bits> Mcts<B> {
-    pub fn new(size: u8, root: Stones<B>, config: SearchConfig) -> Mcts<B> {
+    /// A tree of `root`, reached by the stone at `last` when known.
+    pub fn new(size: u8, root: Stones<B>, last: Option<u16>, config: SearchConfig) -> Mcts<B> {
         let cells = size as usize * size as usize;
         // Each node holds at most `cells` edges; size the arenas from the
         // memory budget.
@@ -129,7 +130,7 @@ impl<B: Bits> Mcts<B> {
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
         };
         m.nodes.push(Node::new());
-        m.expand(0, &root, None);
+        m.expand(0, &root, last);
         m.learn(0, &root);
         m
     }
@@ -172,9 +173,9 @@ impl<B: Bits> Mcts<B> {
     }
 
     /// Creates the edges of `node` at `stones`, reached by the move `last`
-    /// when known (a new search's root does not know it, and its priors
-    /// then read the shapes alone), or marks it decided. Returns false when
-    /// the arenas are full.
+    /// when known (a search of a bare position does not know it, and its
+    /// root's priors then read the shapes alone), or marks it decided.
+    /// Returns false when the arenas are full.
     fn expand(&mut self, node: u32, stones: &Stones<B>, last: Option<u16>) -> bool {
         let mover = stones.to_move;
         let masks = &self.masks;

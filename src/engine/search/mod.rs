@@ -21,6 +21,7 @@ use self::mcts::Mcts;
 use super::bits::{Bits, ForWidth, at_width};
 use super::cell::Cell;
 use super::color::Color;
+use super::game::Game;
 use super::patterns::Patterns;
 use super::patterns::playout::PlayoutPolicy;
 use super::position::Position;
@@ -227,20 +228,34 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A search of `position` for the side to move.
+    /// A search of `position` for the side to move, whose history is not
+    /// known: the root's priors read the shapes alone. [`Searcher::of_game`]
+    /// knows more.
     pub fn new(position: &Position, config: SearchConfig) -> Result<Searcher, SearchError> {
+        Searcher::after(position, None, config)
+    }
+
+    /// A search of `game`'s position, whose root knows the stone just
+    /// played: a reply near it is likelier, as everywhere else in the tree.
+    pub fn of_game(game: &Game, config: SearchConfig) -> Result<Searcher, SearchError> {
+        Searcher::after(game.position(), game.last_stone(), config)
+    }
+
+    fn after(position: &Position, last: Option<Cell>, config: SearchConfig) -> Result<Searcher, SearchError> {
         if let Some(w) = position.winner() {
             return Err(SearchError::GameOver(w));
         }
-        struct Grow<'a>(&'a Position, SearchConfig);
+        let n = position.size();
+        let last = last.filter(|c| c.is_on(n)).map(|c| c.index(n) as u16);
+        struct Grow<'a>(&'a Position, Option<u16>, SearchConfig);
         impl ForWidth for Grow<'_> {
             type Output = Box<dyn Tree>;
             fn run<B: Bits + 'static>(self) -> Box<dyn Tree> {
-                let Grow(position, config) = self;
-                Box::new(Mcts::<B>::new(position.size(), Stones::from_position(position), config))
+                let Grow(position, last, config) = self;
+                Box::new(Mcts::<B>::new(position.size(), Stones::from_position(position), last, config))
             }
         }
-        Ok(Searcher { tree: at_width(position.size(), Grow(position, config)) })
+        Ok(Searcher { tree: at_width(n, Grow(position, last, config)) })
     }
 
     /// Runs `iterations` more iterations, or fewer if the root is proved.

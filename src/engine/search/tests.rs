@@ -194,7 +194,7 @@ fn priors_weigh_nearness_to_the_move_that_led_to_a_node() {
     let config =
         SearchConfig { patterns: Some(patterns), prior_weight: 1.0, knowledge_after: 0, ..SearchConfig::default() };
     let n = 9;
-    let mut m = mcts::Mcts::<u128>::new(n, Stones::empty(), config);
+    let mut m = mcts::Mcts::<u128>::new(n, Stones::empty(), None, config);
     // The root has no move before it: every prior alike.
     let root = m.nodes[0];
     let first = root.first_edge as usize;
@@ -223,4 +223,29 @@ fn priors_weigh_nearness_to_the_move_that_led_to_a_node() {
         checked += 1;
     }
     assert!(checked > 10, "only {checked} children were expanded");
+}
+
+#[test]
+fn a_search_of_a_game_weighs_its_first_moves_by_nearness_to_the_last_stone() {
+    use crate::engine::patterns::{Patterns, Proximity, near};
+    let patterns: &'static Patterns =
+        Box::leak(Box::new(Patterns::new([], 1.0).with_proximity(Some(Proximity { factors: [50.0, 1.0, 1.0, 1.0] }))));
+    let config =
+        SearchConfig { patterns: Some(patterns), prior_weight: 10.0, knowledge_after: 0, ..SearchConfig::default() };
+    for last in ["e5", "b7", "h2"] {
+        let g = game(&format!("9x9 {last}"));
+        let stone = Cell::parse(last, 9).unwrap();
+        let adjacent = |c: Cell| near::class(c.index(9), Some(stone.index(9)), 9) == 0;
+        // The root's first iteration follows the heaviest prior.
+        let mut knows = Searcher::of_game(&g, config).unwrap();
+        knows.run(1);
+        let first = knows.analysis(1).moves[0].cell;
+        assert!(adjacent(first), "after {last} the search of the game tried {first} first");
+        // A bare position has no last stone: every prior alike, so the
+        // first try is the first cell, far from the stone.
+        let mut bare = Searcher::new(g.position(), config).unwrap();
+        bare.run(1);
+        let first = bare.analysis(1).moves[0].cell;
+        assert!(!adjacent(first), "after {last} the search of the bare position tried {first} first");
+    }
 }
