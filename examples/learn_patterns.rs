@@ -2,7 +2,7 @@
 //! patterns.txt) in two steps: hexarena plays itself, then the weights are
 //! fitted to its moves.
 //!
-//!     cargo run --release --example learn_patterns -- play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES]
+//!     cargo run --release --example learn_patterns -- play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT]
 //!     cargo run --release --example learn_patterns -- fit FILE... > src/engine/patterns/patterns.txt
 //!     cargo run --release --example learn_patterns -- fit-playout FILE... > src/engine/patterns/playout.txt
 //!     cargo run --release --example learn_patterns -- eval PATTERNS FILE...
@@ -11,8 +11,8 @@
 //! (`11x11 c4 f6 …`), on the SIZES given as a comma-separated list (9×9,
 //! 11×11 and 13×13 unless told) in turn. Each game opens on a
 //! random cell, then every move is the engine's best after ITERATIONS
-//! iterations (with the patterns it has, so each round learns from a
-//! stronger player). A game is cut where the search first proves the result:
+//! iterations (with the patterns it has as priors, at PRIOR_WEIGHT or the
+//! engine's default, so each round learns from a stronger player). A game is cut where the search first proves the result:
 //! from there on the loser's moves say nothing.
 //!
 //! `fit` reads the games, makes one competition of each position after the
@@ -34,7 +34,7 @@ use std::time::Instant;
 
 use hexarena::engine::patterns::Patterns;
 use hexarena::engine::patterns::mm::{Extent, Fitting, Sample, fit, predict};
-use hexarena::engine::search::{SearchConfig, Searcher};
+use hexarena::engine::search::{DEFAULT_PRIOR_WEIGHT, SearchConfig, Searcher};
 use hexarena::engine::{Cell, Game, Move, Record};
 
 const DEFAULT_SIZES: [u8; 3] = [9, 11, 13];
@@ -43,15 +43,16 @@ const DEFAULT_SIZES: [u8; 3] = [9, 11, 13];
 /// default weight (keeps the file small and its weights trustworthy).
 const MIN_SEEN: u32 = 40;
 
-/// One self-play game, cut at its first proof.
-fn self_play(size: u8, iterations: u64, seed: u64) -> Option<Game> {
+/// One self-play game, cut at its first proof, searched with the
+/// patterns' priors at `prior_weight`.
+fn self_play(size: u8, iterations: u64, seed: u64, prior_weight: f32) -> Option<Game> {
     let mut game = Game::new(size, false).ok()?;
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 16;
     let opening = Cell::from_index((x % (size as u64 * size as u64)) as usize, size);
     game.play(Move::Place(opening)).ok()?;
     while game.winner().is_none() {
         x = x.wrapping_add(1);
-        let config = SearchConfig { seed: seed ^ x, ..SearchConfig::default() };
+        let config = SearchConfig { seed: seed ^ x, prior_weight, ..SearchConfig::default() };
         let mut search = Searcher::of_game(&game, config).ok()?;
         search.run(iterations);
         if search.proven().is_some() {
@@ -63,19 +64,41 @@ fn self_play(size: u8, iterations: u64, seed: u64) -> Option<Game> {
 }
 
 fn play(args: &[String]) -> Result<(), String> {
-    let usage = "usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES, as 9,11]";
+    let usage = "usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES, as 9,11] [PRIOR_WEIGHT]";
     let games: u64 = args.first().and_then(|a| a.parse().ok()).ok_or(usage)?;
     let iterations: u64 = args.get(1).and_then(|a| a.parse().ok()).ok_or(usage)?;
     let path = args.get(2).ok_or(usage)?;
-    let threads: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
-    let seed: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1);
-    let sizes: Vec<u8> = match args.get(5) {
+    let optional = |i: usize, what: &str| -> Result<Option<&String>, String> {
+        match args.get(i) {
+            Some(a) if a.trim().is_empty() => Err(format!("{usage}: {what} is empty")),
+            other => Ok(other),
+        }
+    };
+    let threads: u64 = match optional(3, "THREADS")? {
+        None => 1,
+        Some(a) => a.parse().ok().filter(|&t| t > 0).ok_or_else(|| format!("{usage}: THREADS `{a}` is not a count"))?,
+    };
+    let seed: u64 = match optional(4, "SEED")? {
+        None => 1,
+        Some(a) => a.parse().map_err(|_| format!("{usage}: SEED `{a}` is not a whole number"))?,
+    };
+    let sizes: Vec<u8> = match optional(5, "SIZES")? {
         None => DEFAULT_SIZES.to_vec(),
         Some(list) => list
             .split(',')
             .map(|s| s.trim().parse::<u8>().ok().filter(|n| Game::new(*n, false).is_ok()))
             .collect::<Option<Vec<u8>>>()
             .ok_or_else(|| format!("{usage}: `{list}` is not a list of board sizes"))?,
+    };
+    // The shipped file's teacher searched without priors (weight 0); the
+    // default teaches with the shipped patterns, a stronger player.
+    let prior_weight: f32 = match optional(6, "PRIOR_WEIGHT")? {
+        None => DEFAULT_PRIOR_WEIGHT,
+        Some(a) => a
+            .parse()
+            .ok()
+            .filter(|w: &f32| w.is_finite() && *w >= 0.0)
+            .ok_or_else(|| format!("{usage}: PRIOR_WEIGHT `{a}` is not a weight of 0 or more"))?,
     };
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -91,7 +114,9 @@ fn play(args: &[String]) -> Result<(), String> {
             scope.spawn(move || {
                 for g in (t..games).step_by(threads as usize) {
                     let size = sizes[(g % sizes.len() as u64) as usize];
-                    let Some(game) = self_play(size, iterations, seed.wrapping_mul(1_000_003).wrapping_add(g)) else {
+                    let Some(game) =
+                        self_play(size, iterations, seed.wrapping_mul(1_000_003).wrapping_add(g), prior_weight)
+                    else {
                         continue;
                     };
                     let line = Record::from_game(&game).to_text();
@@ -199,7 +224,7 @@ fn main() -> std::process::ExitCode {
         Some("fit-playout") => fit_files(&args[1..], Extent::Adjacent),
         Some("eval") => eval(&args[1..]),
         _ => {
-            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] | fit FILE... | fit-playout FILE... | eval PATTERNS FILE..."
+            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT] | fit FILE... | fit-playout FILE... | eval PATTERNS FILE..."
                 .into())
         }
     };

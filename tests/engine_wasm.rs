@@ -21,14 +21,13 @@ use hexarena::engine::search::level::choose_move_with;
 use hexarena::engine::search::{Level, SearchConfig, Searcher};
 use hexarena::engine::{Game, Move};
 
-/// The settings of the worker's searches at the easier levels, where the
-/// learned patterns guide the search, with the patterns read from the
-/// file's text as the worker reads the file it fetched (WebAssembly builds
-/// have no patterns by default).
+/// The settings of the worker's analysis, with the learned patterns' priors
+/// read from the file's text as the worker reads the file it fetched
+/// (WebAssembly builds have no patterns by default).
 fn config(seed: u64) -> SearchConfig {
     static PATTERNS: OnceLock<Patterns> = OnceLock::new();
     let patterns = PATTERNS.get_or_init(|| Patterns::parse(BUILTIN).expect("the shipped pattern file reads"));
-    SearchConfig { patterns: Some(patterns), ..Level::Casual.search_config(seed) }
+    SearchConfig { seed, patterns: Some(patterns), ..SearchConfig::default() }
 }
 
 /// Positions (size, moves), each searched with a seed and an iteration count.
@@ -44,10 +43,10 @@ const CASES: [(u8, &str, u64, u64); 5] = [
 /// next two moves' visits and the principal variation.
 const RECORDED: [&str; 5] = [
     "c3 1 |  | c3",
-    "c4 3859 | 86 84 | c4 a5 b3 c3 b4 e4 f2 a7 b2 b1",
-    "d5 2154 | 741 683 | d5 e3 g4 h2 g3 g5",
-    "f6 747 | 314 300 | f6 b10 i4 h5 h4",
-    "e6 4226 | 477 279 | e6 e8 f7 f8 h5 b8",
+    "c4 4078 | 177 81 | c4 e4 e3 g2 g1 f2 f1 e2 e1 d2 d1 b2 c2 b3 b4 a4",
+    "d5 3890 | 1100 237 | d5 d4 e4 f2 g2 h3 i2 i1",
+    "d7 821 | 463 415 | d7 c7 c8 e7 d8 f8",
+    "e6 2422 | 1524 1064 | e6 e8 c8 c9 a10 b9 a9 b8 a8 a11 b10 b11 c10",
 ];
 
 fn game(size: u8, moves: &str) -> Game {
@@ -58,7 +57,7 @@ fn game(size: u8, moves: &str) -> Game {
 /// The case's search, as one line.
 fn answer(case: (u8, &str, u64, u64)) -> String {
     let (size, moves, seed, iterations) = case;
-    let mut searcher = Searcher::new(game(size, moves).position(), config(seed)).expect("a position in play");
+    let mut searcher = Searcher::of_game(&game(size, moves), config(seed)).expect("a position in play");
     searcher.run(iterations);
     let analysis = searcher.analysis(3);
     let best = &analysis.moves[0];

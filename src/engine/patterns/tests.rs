@@ -77,14 +77,19 @@ fn nearness_factors_read_back_and_bad_ones_are_refused() {
     assert_eq!((e.line, e.problem), (4, PatternsProblem::Duplicate));
 }
 
-/// The weight of every empty cell of `text`'s position for its mover.
+/// The prior weight of every empty cell of `text`'s position for its
+/// mover, as the search weighs it: the cell's shape times its nearness to
+/// the last stone.
 fn weights_of(text: &str, n: u8) -> Vec<(Cell, f32)> {
     let game = Record::from_text(text, n).unwrap().to_game(false).unwrap();
     let mut shapes = Shapes::new(n);
     shapes.load_position(game.position());
+    let builtin = Patterns::builtin();
+    let last = game.last_stone().map(|c| c.index(n));
+    let nearness = |c: Cell| builtin.proximity().map_or(1.0, |p| p.factor(near::class(c.index(n), last, n)));
     game.position()
         .empty_cells()
-        .map(|c| (c, Patterns::builtin().weight(canonical(shapes.loaded(c.index(n))))))
+        .map(|c| (c, builtin.weight(canonical(shapes.loaded(c.index(n)))) * nearness(c)))
         .collect()
 }
 
@@ -124,17 +129,20 @@ fn distance(a: Cell, b: Cell) -> i32 {
 
 #[test]
 fn the_priors_of_a_fixed_position_rank_the_fight_first() {
-    // Blue's answers to a centre stone: the six heaviest cells lie within
-    // two steps of it, the heaviest at a bridge's distance (g4, c6), and
-    // Blue's own edge rows weigh almost nothing.
+    // Blue's answers to a centre stone: the four heaviest cells lie within
+    // two steps of it, the heaviest beside it (d5, f5), then at a bridge's
+    // distance (g4, c6), and Blue's own edge rows weigh almost nothing.
+    let factors = Patterns::builtin().proximity().expect("the shipped file weighs nearness").factors;
+    assert!(factors.windows(2).all(|f| f[0] > f[1]), "nearer weighs more: {factors:?}");
     let e5 = Cell::parse("e5", 9).unwrap();
     let mut w = weights_of("9x9 e5", 9);
     w.sort_by(|a, b| b.1.total_cmp(&a.1));
-    assert!(w[..6].iter().all(|(c, _)| distance(*c, e5) <= 2), "{w:?}");
+    assert!(w[..4].iter().all(|(c, _)| distance(*c, e5) <= 2), "{w:?}");
     let heaviest = w[0].1;
     assert!(w.iter().filter(|(c, _)| c.r == 0 || c.r == 8).all(|(_, x)| *x < heaviest / 100.0));
-    assert_eq!(rank_of("9x9 e5", 9, "g4"), 0);
-    assert_eq!(rank_of("9x9 e5", 9, "c6"), 0);
+    for (cell, rank) in [("d5", 0), ("f5", 0), ("g4", 2), ("c6", 2)] {
+        assert_eq!(rank_of("9x9 e5", 9, cell), rank, "{cell}");
+    }
     // Blue has blocked at d5: Red's d6, the cell touching both stones on
     // Blue's way, is the heaviest, far above a cell of open board.
     assert_eq!(rank_of("9x9 e5 d5", 9, "d6"), 0);

@@ -48,9 +48,9 @@ impl Level {
         }
     }
 
-    /// The search settings of this level: the learned patterns' priors
-    /// guide the small budgets of the easier levels, where they were
-    /// measured to help (docs/benchmarks.md), and stay off above.
+    /// The search settings of this level: the learned patterns' priors at
+    /// the weight measured for its budget (docs/benchmarks.md): weight 1 at
+    /// the easier levels, the engine's default above.
     pub fn search_config(self, seed: u64) -> SearchConfig {
         let prior_weight = match self {
             Level::Beginner | Level::Casual => LEVEL_PRIOR_WEIGHT,

@@ -215,7 +215,9 @@ impl<B: Bits> Mcts<B> {
                 prior: 0.0,
             });
         }
-        if count > 1 {
+        // The patterns were learned from positions with stones; on the empty
+        // board their edge shapes would only pull the search to the sides.
+        if count > 1 && count < self.cells {
             self.set_priors(first_edge as usize, stones, last);
         }
         let n = &mut self.nodes[node as usize];

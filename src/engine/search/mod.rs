@@ -30,10 +30,10 @@ use super::stones::Stones;
 /// The default of [`SearchConfig::knowledge_after`] (see docs/benchmarks.md).
 pub const DEFAULT_KNOWLEDGE_AFTER: u32 = 128;
 
-/// The default of [`SearchConfig::prior_weight`]: off, because with the
-/// patterns learned so far the priors lose more than they give at the
-/// budgets of the strong levels, analysis and timed play (docs/benchmarks.md).
-pub const DEFAULT_PRIOR_WEIGHT: f32 = 0.0;
+/// The default of [`SearchConfig::prior_weight`]: the shipped patterns'
+/// shapes and nearness to the last move, as priors, won matches against the
+/// same search without them at every budget tried (docs/benchmarks.md).
+pub const DEFAULT_PRIOR_WEIGHT: f32 = 3.0;
 
 /// The patterns a search uses unless told otherwise: the built-in ones
 /// natively; none in WebAssembly, where the worker fetches the file and
