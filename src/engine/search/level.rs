@@ -48,9 +48,10 @@ impl Level {
         }
     }
 
-    /// The search settings of this level: the learned patterns' priors at
-    /// the weight measured for its budget (docs/benchmarks.md): weight 1 at
-    /// the easier levels, the engine's default above.
+    /// The search settings of this level: the learned patterns' priors,
+    /// lighter at the easier levels, which are meant to be beaten (weight 3
+    /// was measured stronger at their budgets too: docs/benchmarks.md), and
+    /// at the engine's default above.
     pub fn search_config(self, seed: u64) -> SearchConfig {
         let prior_weight = match self {
             Level::Beginner | Level::Casual => LEVEL_PRIOR_WEIGHT,
