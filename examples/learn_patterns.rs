@@ -12,8 +12,9 @@
 //! 11×11 and 13×13 unless told) in turn. Each game opens on a
 //! random cell, then every move is the engine's best after ITERATIONS
 //! iterations (with the patterns it has as priors, at PRIOR_WEIGHT or the
-//! engine's default, so each round learns from a stronger player). A game is cut where the search first proves the result:
-//! from there on the loser's moves say nothing.
+//! engine's default, so each round learns from a stronger player). A game
+//! is cut where the search first proves the result: from there on the
+//! loser's moves say nothing.
 //!
 //! `fit` reads the games, makes one competition of each position after the
 //! opening (the empty cells, won by the one played), fits the weights by

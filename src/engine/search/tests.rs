@@ -195,11 +195,11 @@ fn priors_weigh_nearness_to_the_move_that_led_to_a_node() {
         SearchConfig { patterns: Some(patterns), prior_weight: 1.0, knowledge_after: 0, ..SearchConfig::default() };
     let n = 9;
     let mut m = mcts::Mcts::<u128>::new(n, Stones::empty(), None, config);
-    // The root has no move before it: every prior alike.
+    // The root is the empty board, which the patterns never saw: no priors.
     let root = m.nodes[0];
     let first = root.first_edge as usize;
     let priors: Vec<f32> = m.edges[first..first + root.edge_count as usize].iter().map(|e| e.prior).collect();
-    assert!(priors.iter().all(|&p| (p - priors[0]).abs() < 1e-6), "{priors:?}");
+    assert!(priors.iter().all(|&p| p == 0.0), "{priors:?}");
     for _ in 0..300 {
         m.iterate();
     }
@@ -248,4 +248,28 @@ fn a_search_of_a_game_weighs_its_first_moves_by_nearness_to_the_last_stone() {
         let first = bare.analysis(1).moves[0].cell;
         assert!(!adjacent(first), "after {last} the search of the bare position tried {first} first");
     }
+}
+
+#[test]
+fn the_empty_board_gets_no_priors_and_a_board_with_stones_does() {
+    // The shipped patterns, whose edge shapes would otherwise pull an
+    // opening search to the sides.
+    let config = SearchConfig { prior_weight: 3.0, knowledge_after: 0, ..SearchConfig::default() };
+    let priors = |m: &mcts::Mcts<u128>| -> Vec<f32> {
+        let root = m.nodes[0];
+        let first = root.first_edge as usize;
+        m.edges[first..first + root.edge_count as usize].iter().map(|e| e.prior).collect()
+    };
+    let empty = mcts::Mcts::<u128>::new(11, Stones::empty(), None, config);
+    assert!(priors(&empty).iter().all(|&p| p == 0.0));
+    let g = game("11x11 f6");
+    let one = mcts::Mcts::<u128>::new(
+        11,
+        Stones::from_position(g.position()),
+        Some(Cell::parse("f6", 11).unwrap().index(11) as u16),
+        config,
+    );
+    let p = priors(&one);
+    assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-3, "the priors are shares: {}", p.iter().sum::<f32>());
+    assert!(p.iter().any(|&x| x != p[0]), "the shapes and nearness tell cells apart");
 }
