@@ -185,21 +185,32 @@ fn losing_six_by_six_openings_are_answered_with_winning_replies() {
     assert!(lost.is_empty(), "replies that give the win back: {lost:?}");
 }
 
-#[test]
-fn priors_weigh_nearness_to_the_move_that_led_to_a_node() {
-    use crate::engine::patterns::{Patterns, Proximity, near};
-    // Every shape weighs the same, so only nearness can tell cells apart.
+/// Settings whose patterns weigh every shape the same, so that only
+/// nearness to the last move, by `factors`, tells cells apart.
+fn nearness_only(factors: [f32; 4], prior_weight: f32) -> SearchConfig {
+    use crate::engine::patterns::{Patterns, Proximity};
     let patterns: &'static Patterns =
-        Box::leak(Box::new(Patterns::new([], 1.0).with_proximity(Some(Proximity { factors: [8.0, 2.0, 1.0, 1.0] }))));
-    let config =
-        SearchConfig { patterns: Some(patterns), prior_weight: 1.0, knowledge_after: 0, ..SearchConfig::default() };
-    let n = 9;
-    let mut m = mcts::Mcts::<u128>::new(n, Stones::empty(), None, config);
-    // The root is the empty board, which the patterns never saw: no priors.
+        Box::leak(Box::new(Patterns::new([], 1.0).with_proximity(Some(Proximity { factors }))));
+    SearchConfig { patterns: Some(patterns), prior_weight, knowledge_after: 0, ..SearchConfig::default() }
+}
+
+/// The priors of the root's moves.
+fn root_priors(m: &mcts::Mcts<u128>) -> Vec<f32> {
     let root = m.nodes[0];
     let first = root.first_edge as usize;
-    let priors: Vec<f32> = m.edges[first..first + root.edge_count as usize].iter().map(|e| e.prior).collect();
+    m.edges[first..first + root.edge_count as usize].iter().map(|e| e.prior).collect()
+}
+
+#[test]
+fn priors_weigh_nearness_to_the_move_that_led_to_a_node() {
+    use crate::engine::patterns::near;
+    let n = 9;
+    let mut m = mcts::Mcts::<u128>::new(n, Stones::empty(), None, nearness_only([8.0, 2.0, 1.0, 1.0], 1.0));
+    // The root is the empty board, which the patterns never saw: no priors.
+    let priors = root_priors(&m);
     assert!(priors.iter().all(|&p| p == 0.0), "{priors:?}");
+    let root = m.nodes[0];
+    let first = root.first_edge as usize;
     for _ in 0..300 {
         m.iterate();
     }
@@ -227,11 +238,8 @@ fn priors_weigh_nearness_to_the_move_that_led_to_a_node() {
 
 #[test]
 fn a_search_of_a_game_weighs_its_first_moves_by_nearness_to_the_last_stone() {
-    use crate::engine::patterns::{Patterns, Proximity, near};
-    let patterns: &'static Patterns =
-        Box::leak(Box::new(Patterns::new([], 1.0).with_proximity(Some(Proximity { factors: [50.0, 1.0, 1.0, 1.0] }))));
-    let config =
-        SearchConfig { patterns: Some(patterns), prior_weight: 10.0, knowledge_after: 0, ..SearchConfig::default() };
+    use crate::engine::patterns::near;
+    let config = nearness_only([50.0, 1.0, 1.0, 1.0], 10.0);
     for last in ["e5", "b7", "h2"] {
         let g = game(&format!("9x9 {last}"));
         let stone = Cell::parse(last, 9).unwrap();
@@ -255,13 +263,8 @@ fn the_empty_board_gets_no_priors_and_a_board_with_stones_does() {
     // The shipped patterns, whose edge shapes would otherwise pull an
     // opening search to the sides.
     let config = SearchConfig { prior_weight: 3.0, knowledge_after: 0, ..SearchConfig::default() };
-    let priors = |m: &mcts::Mcts<u128>| -> Vec<f32> {
-        let root = m.nodes[0];
-        let first = root.first_edge as usize;
-        m.edges[first..first + root.edge_count as usize].iter().map(|e| e.prior).collect()
-    };
     let empty = mcts::Mcts::<u128>::new(11, Stones::empty(), None, config);
-    assert!(priors(&empty).iter().all(|&p| p == 0.0));
+    assert!(root_priors(&empty).iter().all(|&p| p == 0.0));
     let g = game("11x11 f6");
     let one = mcts::Mcts::<u128>::new(
         11,
@@ -269,7 +272,7 @@ fn the_empty_board_gets_no_priors_and_a_board_with_stones_does() {
         Some(Cell::parse("f6", 11).unwrap().index(11) as u16),
         config,
     );
-    let p = priors(&one);
+    let p = root_priors(&one);
     assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-3, "the priors are shares: {}", p.iter().sum::<f32>());
     assert!(p.iter().any(|&x| x != p[0]), "the shapes and nearness tell cells apart");
 }
