@@ -63,6 +63,14 @@ impl Cell {
         Cell::new(self.r, self.q)
     }
 
+    /// Steps between two cells of the hex grid: 1 for neighbours, 2 for a
+    /// bridge's two ends.
+    #[inline]
+    pub const fn distance(self, other: Cell) -> u32 {
+        let (dq, dr) = (self.q as i32 - other.q as i32, self.r as i32 - other.r as i32);
+        (dq.unsigned_abs() + dr.unsigned_abs() + (dq + dr).unsigned_abs()) / 2
+    }
+
     /// Neighbours that lie on a board of side `size`.
     pub fn neighbours(self, size: u8) -> impl Iterator<Item = Cell> {
         NEIGHBOUR_OFFSETS.iter().filter_map(move |&(dq, dr)| {

@@ -3,6 +3,8 @@
 //! has just played (docs/benchmarks.md gives the shares), which a shape
 //! alone cannot see, since it does not know which stone came last.
 
+use crate::engine::cell::Cell;
+
 /// The distance classes: adjacent, two cells away, three, and further
 /// (or no move played yet).
 pub const CLASSES: usize = 4;
@@ -10,14 +12,8 @@ pub const CLASSES: usize = 4;
 /// The class of `cell`'s distance to `last` (indices on an `n`×`n` board).
 pub fn class(cell: usize, last: Option<usize>, n: u8) -> u8 {
     let Some(last) = last else { return (CLASSES - 1) as u8 };
-    let n = n as i32;
-    let (q, r) = (cell as i32 % n, cell as i32 / n);
-    let (lq, lr) = (last as i32 % n, last as i32 / n);
-    let (dq, dr) = (q - lq, r - lr);
-    // Hex distance in axial coordinates: neighbours differ by (±1, 0),
-    // (0, ±1) or (1, -1), (-1, 1).
-    let distance = (dq.abs() + dr.abs() + (dq + dr).abs()) / 2;
-    (distance.clamp(1, CLASSES as i32) - 1) as u8
+    let distance = Cell::from_index(cell, n).distance(Cell::from_index(last, n));
+    (distance.clamp(1, CLASSES as u32) - 1) as u8
 }
 
 /// How much a move's weight is multiplied by, by its distance class; the
@@ -38,7 +34,6 @@ impl Proximity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::cell::Cell;
 
     fn at(name: &str) -> usize {
         Cell::parse(name, 9).unwrap().index(9)

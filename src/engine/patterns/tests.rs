@@ -121,12 +121,6 @@ fn rank_of(text: &str, n: u8, cell: &str) -> usize {
     weights.iter().filter(|(_, w)| *w > own).count()
 }
 
-/// The distance in steps between two cells of the hex grid.
-fn distance(a: Cell, b: Cell) -> i32 {
-    let (dq, dr) = (a.q as i32 - b.q as i32, a.r as i32 - b.r as i32);
-    (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
-}
-
 #[test]
 fn the_priors_of_a_fixed_position_rank_the_fight_first() {
     // Blue's answers to a centre stone: the four heaviest cells lie within
@@ -137,7 +131,7 @@ fn the_priors_of_a_fixed_position_rank_the_fight_first() {
     let e5 = Cell::parse("e5", 9).unwrap();
     let mut w = weights_of("9x9 e5", 9);
     w.sort_by(|a, b| b.1.total_cmp(&a.1));
-    assert!(w[..4].iter().all(|(c, _)| distance(*c, e5) <= 2), "{w:?}");
+    assert!(w[..4].iter().all(|(c, _)| c.distance(e5) <= 2), "{w:?}");
     let heaviest = w[0].1;
     assert!(w.iter().filter(|(c, _)| c.r == 0 || c.r == 8).all(|(_, x)| *x < heaviest / 100.0));
     for (cell, rank) in [("d5", 0), ("f5", 0), ("g4", 2), ("c6", 2)] {
