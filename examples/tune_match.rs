@@ -10,8 +10,9 @@
 //!
 //! Settings are `name=value` pairs joined by commas, changing the engine's
 //! defaults: `exploration`, `rave_bias`, `expand_after`, `knowledge_after`,
-//! `prior_weight`, `patterns` (`none`, `builtin` or a file), `playout`
-//! (`none`, a cap for the built-in playout weights, or `CAP:FILE`),
+//! `prior_weight`, `reply_share`, `patterns` (`none`, `builtin` or a
+//! file), `playout` (`none`, a cap for the built-in playout weights, or
+//! `CAP:FILE`),
 //! `prove` (the share of a move's time the solver takes
 //! first, 0 by default here, unlike the GTP engine) and `prove_empty` (the
 //! most empty cells it is tried with), and `reuse`
@@ -191,6 +192,7 @@ fn settings(spec: &str) -> Result<Settings, String> {
             "rave_bias" => config.rave_bias = value.parse().map_err(|e| bad(&e))?,
             "expand_after" => config.expand_after = value.parse().map_err(|e| bad(&e))?,
             "knowledge_after" => config.knowledge_after = value.parse().map_err(|e| bad(&e))?,
+            "reply_share" => config.reply_share = value.parse().map_err(|e| bad(&e))?,
             "prior_weight" => config.prior_weight = value.parse().map_err(|e| bad(&e))?,
             "patterns" => config.patterns = patterns(value)?,
             "playout" => config.playout = playout(value)?,

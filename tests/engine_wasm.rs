@@ -43,10 +43,10 @@ const CASES: [(u8, &str, u64, u64); 5] = [
 /// next two moves' visits and the principal variation.
 const RECORDED: [&str; 5] = [
     "c3 1 |  | c3",
-    "c4 4078 | 177 81 | c4 e4 e3 g2 g1 f2 f1 e2 e1 d2 d1 b2 c2 b3 b4 a4",
-    "d5 3890 | 1100 237 | d5 d4 e4 f2 g2 h3 i2 i1",
-    "d7 821 | 463 415 | d7 c7 c8 e7 d8 f8",
-    "e6 2422 | 1524 1064 | e6 e8 c8 c9 a10 b9 a9 b8 a8 a11 b10 b11 c10",
+    "c4 3763 | 665 59 | c4 e4 e3 g2 g1 f2 f1 e2 e1 d2 d1 c2 c1 a2 b2 a3 b3 a4 a5 b4",
+    "c5 4177 | 237 229 | c5 d5 c6 d3 b4 c2 d2 c3 b2 b3",
+    "h6 542 | 507 495 | h6 f7 g5 e6 f4 d5 e3 c4 c5 d4",
+    "e6 5146 | 768 246 | e6 e8 c8 c9 a10 a11 b10 b11 c10 c11 d10",
 ];
 
 fn game(size: u8, moves: &str) -> Game {

@@ -230,6 +230,31 @@ impl<B: Bits> Connections<B> {
         }
     }
 
+    /// After [`Connections::edge_link`]: the side's answers to an opponent
+    /// stone on `probe`. Where that stone lies in every full connection
+    /// found between two of the side's groups (its edges included), each
+    /// semi connection between them that avoids it is restored by its key.
+    /// A hint, not a proof: the lists are bounded, and a connection outside
+    /// them may avoid the probe.
+    pub fn replies_to(&self, probe: usize) -> B {
+        let mut replies = B::zero();
+        for a in 0..self.groups {
+            for b in a + 1..self.groups {
+                let Some(pair) = self.pairs.get(a * self.ends + b) else { continue };
+                let Some(common) = pair.fulls.iter().map(|f| f.0).reduce(|x, y| x & y) else { continue };
+                if !common.has(probe) {
+                    continue;
+                }
+                for &(carrier, key, _) in &pair.semis {
+                    if !carrier.has(probe) {
+                        replies = replies | B::single(key as usize);
+                    }
+                }
+            }
+        }
+        replies & self.empty & !B::single(probe)
+    }
+
     /// Whether the last [`Connections::edge_link`] ran to the end with no
     /// connection turned away for want of room. Then, for every pair of
     /// ends, it kept a connection at least as good (no more cells, no more

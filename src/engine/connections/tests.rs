@@ -188,3 +188,22 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn an_intrusion_into_an_edge_bridge_is_answered_by_its_other_cell() {
+    // Red b3 and c2 reach the left edge over a3 and a4. A Blue stone on
+    // either is answered on the other, or on b2, which touches a2 and a3
+    // and so makes a new bridge to the edge with whichever is left.
+    let g = Record::from_text("4x4 b3 a1 c2 d4", 11).unwrap().to_game(false).unwrap();
+    let n = g.size();
+    let s = Stones::<u128>::from_position(g.position());
+    let m = Masks::<u128>::new(n);
+    let mut c = Connections::new(n);
+    c.edge_link(Color::Red, s.red, s.empty_cells(&m), false);
+    let at = |name: &str| Cell::parse(name, n).unwrap().index(n);
+    assert_eq!(cells(c.replies_to(at("a3")), n), ["b2", "a4"]);
+    assert_eq!(cells(c.replies_to(at("a4")), n), ["b2", "a3"]);
+    assert_eq!(cells(c.replies_to(at("d2")), n), ["d1"]);
+    // A cell no connection depends on asks for no answer.
+    assert_eq!(cells(c.replies_to(at("b1")), n), Vec::<String>::new());
+}

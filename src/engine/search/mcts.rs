@@ -7,6 +7,8 @@
 //! Each node knows the cells that win at once for either side, which makes
 //! the search play a one-move win and answer a one-move threat exactly.
 
+use std::collections::HashMap;
+
 use super::super::bits::{Bits, Masks};
 use super::super::color::Color;
 use super::super::patterns::playout::Acceptance;
@@ -95,6 +97,9 @@ pub(crate) struct Mcts<B: Bits> {
     knowledge: Option<Knowledge<B>>,
     /// The board's neighbourhoods, when the config has patterns.
     shapes: Option<Shapes>,
+    /// Replies waiting for their node's expansion: the cells that restore
+    /// a connection the move into the node broke (see [`Mcts::learn`]).
+    pub replies: HashMap<u32, B>,
 }
 
 impl<B: Bits> Mcts<B> {
@@ -128,6 +133,7 @@ impl<B: Bits> Mcts<B> {
             knowledge: (config.knowledge_after > 0).then(|| Knowledge::new(size)),
             // A zero weight makes priors pointless: do not pay for them.
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
+            replies: HashMap::new(),
         };
         m.nodes.push(Node::new());
         m.expand(0, &root, last);
@@ -151,6 +157,7 @@ impl<B: Bits> Mcts<B> {
             Known::Lost { stones } => (B::zero(), Some((mover.opponent(), (2 * stones).max(2) as u16))),
             Known::Open { moves } => (moves, None),
         };
+        let open = proven.is_none();
         self.nodes[node as usize].proven = proven;
         // Kept edges first; the others fall out of the node (their subtrees
         // stay in the arena, unreachable).
@@ -169,6 +176,57 @@ impl<B: Bits> Mcts<B> {
             // A win whose moves are not among the edges cannot be played
             // from here: not trusted.
             self.nodes[node as usize].proven = None;
+        }
+        if open && self.config.reply_share > 0.0 {
+            self.note_replies(first..first + kept);
+        }
+    }
+
+    /// For each move of `edges` that breaks a connection of the opponent
+    /// (as the fast checks just found them), makes the cells that restore
+    /// it the favourites of the node the move leads to: the search then
+    /// answers an intrusion into an edge template or a chain of bridges
+    /// first, as a player would, instead of finding the answer among all
+    /// the moves.
+    fn note_replies(&mut self, edges: std::ops::Range<usize>) {
+        for e in edges {
+            let Some(knowledge) = self.knowledge.as_ref() else { return };
+            let replies = knowledge.replies_to(self.edges[e].cell as usize);
+            if replies.is_zero() {
+                continue;
+            }
+            let mut child = self.edges[e].child;
+            if child == NONE {
+                if self.nodes.len() >= self.max_nodes {
+                    continue;
+                }
+                child = self.nodes.len() as u32;
+                self.nodes.push(Node::new());
+                self.edges[e].child = child;
+            }
+            if self.nodes[child as usize].expanded {
+                self.favour(child, replies);
+            } else {
+                self.replies.insert(child, replies);
+            }
+        }
+    }
+
+    /// Moves `reply_share` of the prior of `node`'s moves to those among
+    /// `replies`, shared equally.
+    fn favour(&mut self, node: u32, replies: B) {
+        let nd = self.nodes[node as usize];
+        let range = nd.first_edge as usize..nd.first_edge as usize + nd.edge_count as usize;
+        let count = self.edges[range.clone()].iter().filter(|e| replies.has(e.cell as usize)).count();
+        if count == 0 {
+            return;
+        }
+        let share = self.config.reply_share;
+        for edge in &mut self.edges[range] {
+            edge.prior *= 1.0 - share;
+            if replies.has(edge.cell as usize) {
+                edge.prior += share / count as f32;
+            }
         }
     }
 
@@ -224,6 +282,11 @@ impl<B: Bits> Mcts<B> {
         n.first_edge = first_edge;
         n.edge_count = count as u16;
         n.expanded = true;
+        if !self.replies.is_empty()
+            && let Some(replies) = self.replies.remove(&node)
+        {
+            self.favour(node, replies);
+        }
         true
     }
 
@@ -294,6 +357,10 @@ impl<B: Bits> Mcts<B> {
         // Copy the subtree into fresh arenas, depth first.
         let mut nodes = vec![self.nodes[node as usize]];
         let mut edges = Vec::new();
+        let mut replies = HashMap::new();
+        if let Some(r) = self.replies.remove(&node) {
+            replies.insert(0, r);
+        }
         let mut stack = vec![(node, 0usize)];
         while let Some((old, new)) = stack.pop() {
             let nd = self.nodes[old as usize];
@@ -307,6 +374,9 @@ impl<B: Bits> Mcts<B> {
                     let index = nodes.len();
                     nodes.push(self.nodes[edge.child as usize]);
                     stack.push((edge.child, index));
+                    if let Some(r) = self.replies.remove(&edge.child) {
+                        replies.insert(index as u32, r);
+                    }
                     edge.child = index as u32;
                 }
                 edges.push(edge);
@@ -314,6 +384,7 @@ impl<B: Bits> Mcts<B> {
         }
         self.nodes = nodes;
         self.edges = edges;
+        self.replies = replies;
         self.root_stones = stones;
         self.iterations = self.nodes[0].visits as u64;
         if !self.nodes[0].expanded {

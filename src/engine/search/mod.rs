@@ -35,6 +35,11 @@ pub const DEFAULT_KNOWLEDGE_AFTER: u32 = 128;
 /// same search without them at every budget tried (docs/benchmarks.md).
 pub const DEFAULT_PRIOR_WEIGHT: f32 = 3.0;
 
+/// The default of [`SearchConfig::reply_share`]: answering a move into a
+/// connection by restoring it first won matches against the same search
+/// without it on 9×9 and 11×11 (docs/benchmarks.md).
+pub const DEFAULT_REPLY_SHARE: f32 = 0.5;
+
 /// The patterns a search uses unless told otherwise: the built-in ones
 /// natively; none in WebAssembly, where the worker fetches the file and
 /// sets them (so that no page bundle carries it).
@@ -75,6 +80,10 @@ pub struct SearchConfig {
     pub prior_weight: f32,
     /// Pattern weights that steer the playouts (none: uniform draws).
     pub playout: Option<PlayoutPolicy>,
+    /// Share of a node's prior given to the moves that restore a
+    /// connection the move into it broke, once the parent's fast checks
+    /// have run (0: none; MoHex's "VC maintenance").
+    pub reply_share: f32,
 }
 
 impl Default for SearchConfig {
@@ -89,6 +98,7 @@ impl Default for SearchConfig {
             patterns: default_patterns(),
             prior_weight: DEFAULT_PRIOR_WEIGHT,
             playout: None,
+            reply_share: DEFAULT_REPLY_SHARE,
         }
     }
 }

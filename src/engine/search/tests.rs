@@ -276,3 +276,60 @@ fn the_empty_board_gets_no_priors_and_a_board_with_stones_does() {
     assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-3, "the priors are shares: {}", p.iter().sum::<f32>());
     assert!(p.iter().any(|&x| x != p[0]), "the shapes and nearness tell cells apart");
 }
+
+/// The sum of the priors of `node`'s moves among `cells`.
+fn prior_of(m: &mcts::Mcts<u128>, node: u32, cells: u128) -> f32 {
+    let nd = m.nodes[node as usize];
+    let first = nd.first_edge as usize;
+    m.edges[first..first + nd.edge_count as usize].iter().filter(|e| cells.has(e.cell as usize)).map(|e| e.prior).sum()
+}
+
+#[test]
+fn a_move_into_a_connection_makes_the_cells_that_restore_it_the_favourite_answers() {
+    // Red c4 holds a ziggurat to the left edge, g7 stands on the right
+    // one; Blue to move. Every Blue move into the template has answers.
+    let g = game("7x7 c4 g1 g7");
+    let stones = Stones::from_position(g.position());
+    let last = Some(Cell::parse("g7", 7).unwrap().index(7) as u16);
+    let config = SearchConfig { reply_share: 0.6, ..SearchConfig::default() };
+    let without = SearchConfig { reply_share: 0.0, ..SearchConfig::default() };
+    let m = mcts::Mcts::<u128>::new(7, stones, last, config);
+    // The root's checks ran at once, and left answers for the intrusions.
+    let root = m.nodes[0];
+    let intrusions: Vec<(u16, u32, u128)> = (root.first_edge..root.first_edge + root.edge_count as u32)
+        .map(|e| m.edges[e as usize])
+        .filter_map(|e| m.replies.get(&e.child).map(|&r| (e.cell, e.child, r)))
+        .collect();
+    assert!(!intrusions.is_empty(), "no move of Blue's breaks a Red connection");
+    let none = mcts::Mcts::<u128>::new(7, stones, last, without);
+    assert!(none.replies.is_empty(), "answers were noted with a zero share");
+
+    // As the next move's root, the node of an intrusion (checked at once,
+    // which may leave some answers out) has an answer as its favourite.
+    for &(probe, _, replies) in &intrusions {
+        let mut next = mcts::Mcts::<u128>::new(7, stones, last, config);
+        assert!(next.reroot(&[probe]));
+        let root = next.nodes[0];
+        let edges = &next.edges[root.first_edge as usize..][..root.edge_count as usize];
+        let favourite = edges.iter().max_by(|a, b| a.prior.total_cmp(&b.prior)).map(|e| e.cell);
+        assert!(favourite.is_some_and(|c| replies.has(c as usize)), "after {probe}: {favourite:?}");
+    }
+    // Expanded by the search, it gives its answers 0.6 of its prior.
+    let (probe, _, replies) = intrusions[0];
+    let searched = |config: SearchConfig| {
+        let mut m = mcts::Mcts::<u128>::new(7, stones, last, config);
+        for _ in 0..20_000 {
+            let root = m.nodes[0];
+            let edge = m.edges[root.first_edge as usize..][..root.edge_count as usize].iter().find(|e| e.cell == probe);
+            let child = edge.map_or(u32::MAX, |e| e.child);
+            if child != u32::MAX && m.nodes[child as usize].expanded {
+                assert!(!m.replies.contains_key(&child), "the answers still wait after the expansion");
+                return prior_of(&m, child, replies);
+            }
+            m.iterate();
+        }
+        panic!("the search never expanded the node after {probe}");
+    };
+    let (with, plain) = (searched(config), searched(without));
+    assert!(with >= 0.6 - 1e-4 && plain < 0.6, "the answers' prior: {with} with the share, {plain} without");
+}

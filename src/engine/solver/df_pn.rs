@@ -225,7 +225,6 @@ impl<B: Bits> Solver<B> {
         }
     }
 
-    /// The cell sets of the board being solved.
     /// What the fast checks alone say of `s` (no search): decided, or the
     /// moves left once inferior cells and moves outside the opponent's
     /// must-play region are taken out. For the tree search's nodes.
@@ -245,6 +244,15 @@ impl<B: Bits> Solver<B> {
         }
     }
 
+    /// After [`Solver::knowledge`] found a position open: the opponent's
+    /// answers to the mover's stone on `probe` that restore a connection
+    /// the stone breaks (see [`Connections::replies_to`]). The opponent's
+    /// connections are the last the checks looked for.
+    pub(super) fn replies_to(&self, probe: usize) -> B {
+        self.connections.replies_to(probe)
+    }
+
+    /// The cell sets of the board being solved.
     pub(super) fn masks(&self) -> &Masks<B> {
         &self.masks
     }

@@ -44,6 +44,12 @@ impl<B: Bits> Knowledge<B> {
     pub(crate) fn of(&mut self, s: &Stones<B>) -> Known<B> {
         self.solver.knowledge(s)
     }
+
+    /// After [`Knowledge::of`] found a position open: the opponent's
+    /// answers to the mover's stone on `probe` that keep its connections.
+    pub(crate) fn replies_to(&self, probe: usize) -> B {
+        self.solver.replies_to(probe)
+    }
 }
 
 pub use openings::published_openings;
