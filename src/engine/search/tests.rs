@@ -194,11 +194,15 @@ fn nearness_only(factors: [f32; 4], prior_weight: f32) -> SearchConfig {
     SearchConfig { patterns: Some(patterns), prior_weight, knowledge_after: 0, ..SearchConfig::default() }
 }
 
+/// The moves out of `node`.
+fn edges_of(m: &mcts::Mcts<u128>, node: u32) -> &[mcts::Edge] {
+    let nd = m.nodes[node as usize];
+    &m.edges[nd.first_edge as usize..][..nd.edge_count as usize]
+}
+
 /// The priors of the root's moves.
 fn root_priors(m: &mcts::Mcts<u128>) -> Vec<f32> {
-    let root = m.nodes[0];
-    let first = root.first_edge as usize;
-    m.edges[first..first + root.edge_count as usize].iter().map(|e| e.prior).collect()
+    edges_of(m, 0).iter().map(|e| e.prior).collect()
 }
 
 #[test]
@@ -279,9 +283,7 @@ fn the_empty_board_gets_no_priors_and_a_board_with_stones_does() {
 
 /// The sum of the priors of `node`'s moves among `cells`.
 fn prior_of(m: &mcts::Mcts<u128>, node: u32, cells: u128) -> f32 {
-    let nd = m.nodes[node as usize];
-    let first = nd.first_edge as usize;
-    m.edges[first..first + nd.edge_count as usize].iter().filter(|e| cells.has(e.cell as usize)).map(|e| e.prior).sum()
+    edges_of(m, node).iter().filter(|e| cells.has(e.cell as usize)).map(|e| e.prior).sum()
 }
 
 #[test]
@@ -295,11 +297,8 @@ fn a_move_into_a_connection_makes_the_cells_that_restore_it_the_favourite_answer
     let without = SearchConfig { reply_share: 0.0, ..SearchConfig::default() };
     let m = mcts::Mcts::<u128>::new(7, stones, last, config);
     // The root's checks ran at once, and left answers for the intrusions.
-    let root = m.nodes[0];
-    let intrusions: Vec<(u16, u32, u128)> = (root.first_edge..root.first_edge + root.edge_count as u32)
-        .map(|e| m.edges[e as usize])
-        .filter_map(|e| m.replies.get(&e.child).map(|&r| (e.cell, e.child, r)))
-        .collect();
+    let intrusions: Vec<(u16, u32, u128)> =
+        edges_of(&m, 0).iter().filter_map(|e| m.replies.get(&e.child).map(|&r| (e.cell, e.child, r))).collect();
     assert!(!intrusions.is_empty(), "no move of Blue's breaks a Red connection");
     let none = mcts::Mcts::<u128>::new(7, stones, last, without);
     assert!(none.replies.is_empty(), "answers were noted with a zero share");
@@ -309,9 +308,7 @@ fn a_move_into_a_connection_makes_the_cells_that_restore_it_the_favourite_answer
     for &(probe, _, replies) in &intrusions {
         let mut next = mcts::Mcts::<u128>::new(7, stones, last, config);
         assert!(next.reroot(&[probe]));
-        let root = next.nodes[0];
-        let edges = &next.edges[root.first_edge as usize..][..root.edge_count as usize];
-        let favourite = edges.iter().max_by(|a, b| a.prior.total_cmp(&b.prior)).map(|e| e.cell);
+        let favourite = edges_of(&next, 0).iter().max_by(|a, b| a.prior.total_cmp(&b.prior)).map(|e| e.cell);
         assert!(favourite.is_some_and(|c| replies.has(c as usize)), "after {probe}: {favourite:?}");
     }
     // Expanded by the search, it gives its answers 0.6 of its prior.
@@ -319,9 +316,7 @@ fn a_move_into_a_connection_makes_the_cells_that_restore_it_the_favourite_answer
     let searched = |config: SearchConfig| {
         let mut m = mcts::Mcts::<u128>::new(7, stones, last, config);
         for _ in 0..20_000 {
-            let root = m.nodes[0];
-            let edge = m.edges[root.first_edge as usize..][..root.edge_count as usize].iter().find(|e| e.cell == probe);
-            let child = edge.map_or(u32::MAX, |e| e.child);
+            let child = edges_of(&m, 0).iter().find(|e| e.cell == probe).map_or(u32::MAX, |e| e.child);
             if child != u32::MAX && m.nodes[child as usize].expanded {
                 assert!(!m.replies.contains_key(&child), "the answers still wait after the expansion");
                 return prior_of(&m, child, replies);
