@@ -7,8 +7,6 @@
 //! Each node knows the cells that win at once for either side, which makes
 //! the search play a one-move win and answer a one-move threat exactly.
 
-use std::collections::HashMap;
-
 use super::super::bits::{Bits, Masks};
 use super::super::color::Color;
 use super::super::patterns::playout::Acceptance;
@@ -48,11 +46,14 @@ pub(crate) struct Node {
     pub proven: Option<(Color, u16)>,
     /// Whether the solver's fast checks have pruned the edges.
     pub known: bool,
+    /// Replies waiting for this node's expansion, as an index into
+    /// [`Mcts::replies`] (`NONE`: none).
+    pub waiting: u32,
 }
 
 impl Node {
     fn new() -> Node {
-        Node { first_edge: 0, edge_count: 0, expanded: false, visits: 0, proven: None, known: false }
+        Node { first_edge: 0, edge_count: 0, expanded: false, visits: 0, proven: None, known: false, waiting: NONE }
     }
 }
 
@@ -99,7 +100,9 @@ pub(crate) struct Mcts<B: Bits> {
     shapes: Option<Shapes>,
     /// Replies waiting for their node's expansion: the cells that restore
     /// a connection the move into the node broke (see [`Mcts::learn`]).
-    pub replies: HashMap<u32, B>,
+    /// A plain list that nodes index, not a map: a map's code, copied for
+    /// every board width, cost the worker's bundle kilobytes.
+    replies: Vec<B>,
 }
 
 impl<B: Bits> Mcts<B> {
@@ -133,7 +136,7 @@ impl<B: Bits> Mcts<B> {
             knowledge: (config.knowledge_after > 0).then(|| Knowledge::new(size)),
             // A zero weight makes priors pointless: do not pay for them.
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
-            replies: HashMap::new(),
+            replies: Vec::new(),
         };
         m.nodes.push(Node::new());
         m.expand(0, &root, last);
@@ -204,12 +207,29 @@ impl<B: Bits> Mcts<B> {
                 self.nodes.push(Node::new());
                 self.edges[e].child = child;
             }
+            let waiting = self.nodes[child as usize].waiting;
             if self.nodes[child as usize].expanded {
                 self.favour(child, replies);
+            } else if waiting != NONE {
+                self.replies[waiting as usize] = replies;
             } else {
-                self.replies.insert(child, replies);
+                self.nodes[child as usize].waiting = self.replies.len() as u32;
+                self.replies.push(replies);
             }
         }
+    }
+
+    /// The replies waiting for `node`'s expansion, if any.
+    #[cfg(test)]
+    pub fn waiting(&self, node: u32) -> Option<B> {
+        let waiting = self.nodes.get(node as usize)?.waiting;
+        (waiting != NONE).then(|| self.replies[waiting as usize])
+    }
+
+    /// Whether any node has had replies waiting.
+    #[cfg(test)]
+    pub fn noted_replies(&self) -> bool {
+        !self.replies.is_empty()
     }
 
     /// Moves `reply_share` of the prior of `node`'s moves to those among
@@ -282,10 +302,9 @@ impl<B: Bits> Mcts<B> {
         n.first_edge = first_edge;
         n.edge_count = count as u16;
         n.expanded = true;
-        if !self.replies.is_empty()
-            && let Some(replies) = self.replies.remove(&node)
-        {
-            self.favour(node, replies);
+        let waiting = std::mem::replace(&mut n.waiting, NONE);
+        if waiting != NONE {
+            self.favour(node, self.replies[waiting as usize]);
         }
         true
     }
@@ -355,12 +374,16 @@ impl<B: Bits> Mcts<B> {
             return true;
         }
         // Copy the subtree into fresh arenas, depth first.
-        let mut nodes = vec![self.nodes[node as usize]];
+        let mut replies = Vec::new();
+        let mut keep = |mut nd: Node| {
+            if nd.waiting != NONE {
+                replies.push(self.replies[nd.waiting as usize]);
+                nd.waiting = replies.len() as u32 - 1;
+            }
+            nd
+        };
+        let mut nodes = vec![keep(self.nodes[node as usize])];
         let mut edges = Vec::new();
-        let mut replies = HashMap::new();
-        if let Some(r) = self.replies.remove(&node) {
-            replies.insert(0, r);
-        }
         let mut stack = vec![(node, 0usize)];
         while let Some((old, new)) = stack.pop() {
             let nd = self.nodes[old as usize];
@@ -372,11 +395,8 @@ impl<B: Bits> Mcts<B> {
                 let mut edge = self.edges[e as usize];
                 if edge.child != NONE {
                     let index = nodes.len();
-                    nodes.push(self.nodes[edge.child as usize]);
+                    nodes.push(keep(self.nodes[edge.child as usize]));
                     stack.push((edge.child, index));
-                    if let Some(r) = self.replies.remove(&edge.child) {
-                        replies.insert(index as u32, r);
-                    }
                     edge.child = index as u32;
                 }
                 edges.push(edge);

@@ -298,10 +298,10 @@ fn a_move_into_a_connection_makes_the_cells_that_restore_it_the_favourite_answer
     let m = mcts::Mcts::<u128>::new(7, stones, last, config);
     // The root's checks ran at once, and left answers for the intrusions.
     let intrusions: Vec<(u16, u32, u128)> =
-        edges_of(&m, 0).iter().filter_map(|e| m.replies.get(&e.child).map(|&r| (e.cell, e.child, r))).collect();
+        edges_of(&m, 0).iter().filter_map(|e| m.waiting(e.child).map(|r| (e.cell, e.child, r))).collect();
     assert!(!intrusions.is_empty(), "no move of Blue's breaks a Red connection");
     let none = mcts::Mcts::<u128>::new(7, stones, last, without);
-    assert!(none.replies.is_empty(), "answers were noted with a zero share");
+    assert!(!none.noted_replies(), "answers were noted with a zero share");
 
     // As the next move's root, the node of an intrusion (checked at once,
     // which may leave some answers out) has an answer as its favourite.
@@ -318,7 +318,7 @@ fn a_move_into_a_connection_makes_the_cells_that_restore_it_the_favourite_answer
         for _ in 0..20_000 {
             let child = edges_of(&m, 0).iter().find(|e| e.cell == probe).map_or(u32::MAX, |e| e.child);
             if child != u32::MAX && m.nodes[child as usize].expanded {
-                assert!(!m.replies.contains_key(&child), "the answers still wait after the expansion");
+                assert!(m.waiting(child).is_none(), "the answers still wait after the expansion");
                 return prior_of(&m, child, replies);
             }
             m.iterate();
