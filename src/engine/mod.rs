@@ -28,6 +28,7 @@ mod proof_templates;
 mod rng;
 mod stones;
 mod union_find;
+mod weighted_cells;
 
 pub use bitset::Bitset;
 pub use cell::{Cell, MAX_SIZE, MIN_SIZE};

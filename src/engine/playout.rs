@@ -12,6 +12,8 @@ use super::color::Color;
 use super::patterns::playout::{self as weights, Acceptance};
 use super::rng::Rng;
 use super::stones::Stones;
+use super::weighted_cells::WeightedCells;
+
 /// Uniform random playouts on one board size.
 #[derive(Clone, Debug)]
 pub struct UniformPlayouts<B: Bits> {
@@ -57,8 +59,8 @@ const OFF_BOARD: u16 = u16::MAX;
 /// Playouts that save bridges: when a stone lands on one of the two cells
 /// that join a pair of the opponent's stones (or a stone and its edge), the
 /// opponent answers on the other cell. Otherwise moves are drawn at random,
-/// uniformly or, with pattern weights, kept with the chance the weights
-/// give the cell's six neighbours (see [`weights`]).
+/// uniformly or, with pattern weights, in proportion to the weight the
+/// mover's pattern of the cell's six neighbours has (see [`weights`]).
 #[derive(Clone, Debug)]
 pub struct BridgePlayouts<B: Bits> {
     masks: Masks<B>,
@@ -71,11 +73,11 @@ pub struct BridgePlayouts<B: Bits> {
     acceptance: Option<Acceptance>,
     owner: Vec<u8>,
     order: Vec<u16>,
+    /// With weights: the empty cells' neighbour codes, kept up to date
+    /// move by move, and the cells to draw from.
+    codes: Vec<u16>,
+    weighted: WeightedCells,
 }
-
-/// Draws a weighted playout makes before it takes a cell whatever its
-/// weight: late in a playout only poor cells may be left.
-const MAX_DRAWS: u32 = 8;
 
 const EMPTY: u8 = 0;
 const RED: u8 = 1;
@@ -134,12 +136,17 @@ impl<B: Bits> BridgePlayouts<B> {
             acceptance: None,
             owner: vec![EMPTY; cells],
             order: Vec::with_capacity(cells),
+            codes: Vec::new(),
+            weighted: WeightedCells::new(0, 1),
         }
     }
 
     /// The same playouts, drawing cells by `acceptance`.
     pub fn weighted(mut self, acceptance: Acceptance) -> BridgePlayouts<B> {
+        let cells = self.owner.len();
         self.acceptance = Some(acceptance);
+        self.codes = vec![0; cells];
+        self.weighted = WeightedCells::new(cells, self.masks.size as usize);
         self
     }
 
@@ -158,30 +165,64 @@ impl<B: Bits> BridgePlayouts<B> {
         code
     }
 
-    /// The next cell drawn for `mover` among `order[next..]`, moved to
-    /// `order[next]`; cells already taken (by replies) are skipped.
+    /// The next cell drawn uniformly among `order[next..]`, moved to
+    /// `order[next]`; cells already taken (by replies) are skipped (a lazy
+    /// Fisher–Yates shuffle).
     #[inline]
-    fn draw(&mut self, next: &mut usize, mover: Color, rng: &mut Rng) -> usize {
-        let mut draws = 0;
+    fn draw_uniform(&mut self, next: &mut usize, rng: &mut Rng) -> usize {
         loop {
-            let random = rng.next_u64();
-            let j = *next + (((random >> 32) * (self.order.len() - *next) as u64) >> 32) as usize;
+            let j = *next + rng.below(self.order.len() - *next);
             let c = self.order[j] as usize;
-            if self.owner[c] != EMPTY {
-                self.order.swap(*next, j);
-                *next += 1;
-                continue;
-            }
-            if let Some(acceptance) = &self.acceptance
-                && draws < MAX_DRAWS
-                && (random & 0xffff) as u16 > acceptance.of(mover, self.code(c))
-            {
-                draws += 1;
-                continue;
-            }
             self.order.swap(*next, j);
             *next += 1;
-            return c;
+            if self.owner[c] == EMPTY {
+                return c;
+            }
+        }
+    }
+
+    /// The next cell for `mover`: by the weights when there are some.
+    #[inline]
+    fn draw(&mut self, next: &mut usize, mover: Color, rng: &mut Rng) -> usize {
+        match self.acceptance.is_some().then(|| self.weighted.draw(mover, rng)).flatten() {
+            Some(c) => c,
+            None => self.draw_uniform(next, rng),
+        }
+    }
+
+    /// Both sides' weights of an empty cell whose neighbours read `code`.
+    #[inline]
+    fn weights_of(acceptance: &Acceptance, code: usize) -> [u32; 2] {
+        [u32::from(acceptance.of(Color::Red, code)), u32::from(acceptance.of(Color::Blue, code))]
+    }
+
+    /// Puts every empty cell in the weighted set with its weights.
+    fn start_weighted(&mut self, empties: &[u16]) {
+        let Some(acceptance) = &self.acceptance else { return };
+        self.weighted.clear();
+        for &c in empties {
+            let c = c as usize;
+            let code = self.code(c);
+            self.codes[c] = code as u16;
+            self.weighted.set(c, Self::weights_of(acceptance, code));
+        }
+    }
+
+    /// Takes `cell`, just played by `colour`, out of the weighted set and
+    /// reweighs its empty neighbours, whose patterns it changed.
+    #[inline]
+    fn update_weighted(&mut self, cell: usize, colour: u8) {
+        let Some(acceptance) = &self.acceptance else { return };
+        self.weighted.set(cell, [0, 0]);
+        let bits = if colour == RED { weights::RED } else { weights::BLUE };
+        for (k, &at) in self.adjacent[cell].iter().enumerate() {
+            if at >= RED_EDGE || self.owner[at as usize] != EMPTY {
+                continue;
+            }
+            // Seen from the neighbour, the stone lies the opposite way.
+            let code = self.codes[at as usize] as usize | bits << (2 * ((k + 3) % 6));
+            self.codes[at as usize] = code as u16;
+            self.weighted.set(at as usize, Self::weights_of(acceptance, code));
         }
     }
 
@@ -224,6 +265,7 @@ impl<B: Bits> BridgePlayouts<B> {
         }
         self.order.clear();
         self.order.extend_from_slice(empties);
+        self.start_weighted(empties);
         let mut out = *from;
         let mut mover = from.to_move;
         let mut next = 0;
@@ -232,10 +274,10 @@ impl<B: Bits> BridgePlayouts<B> {
         while left > 0 {
             let cell = match reply.take().filter(|&c| self.owner[c] == EMPTY) {
                 Some(c) => c,
-                // Lazy Fisher–Yates, skipping cells taken by replies.
                 None => self.draw(&mut next, mover, rng),
             };
             self.owner[cell] = code(mover);
+            self.update_weighted(cell, code(mover));
             out.to_move = mover;
             out.play(cell);
             left -= 1;
@@ -344,9 +386,11 @@ mod tests {
         let share = |p: &mut BridgePlayouts<u64>| {
             let mut rng = Rng::new(5);
             let mut hits = 0;
+            let empties: Vec<u16> = (0..49).collect();
             for _ in 0..2000 {
                 p.order.clear();
-                p.order.extend(0..49u16);
+                p.order.extend_from_slice(&empties);
+                p.start_weighted(&empties);
                 let mut next = 0;
                 hits += usize::from(inner(p.draw(&mut next, Color::Red, &mut rng)));
             }
@@ -356,6 +400,34 @@ mod tests {
         assert!((0.45..0.57).contains(&uniform), "{uniform}");
         let weighted = share(&mut BridgePlayouts::new(7).weighted(open_cells_only()));
         assert!(weighted > 0.97, "{weighted}");
+    }
+
+    #[test]
+    fn the_weights_follow_the_board_move_by_move() {
+        use crate::engine::patterns::playout::PlayoutPolicy;
+        let acceptance = Acceptance::new(PlayoutPolicy::builtin(1.0));
+        let mut p = BridgePlayouts::<u64>::new(6).weighted(acceptance.clone());
+        let empties: Vec<u16> = (0..36).collect();
+        p.order.extend_from_slice(&empties);
+        p.start_weighted(&empties);
+        let (mut rng, mut mover, mut next) = (Rng::new(4), Color::Red, 0);
+        for _ in 0..30 {
+            let played = p.draw(&mut next, mover, &mut rng);
+            assert_eq!(p.owner[played], EMPTY);
+            p.owner[played] = code(mover);
+            p.update_weighted(played, code(mover));
+            // Every cell reads as if its weights were worked out afresh.
+            for c in 0..36 {
+                let expected = match p.owner[c] {
+                    EMPTY => {
+                        [acceptance.of(Color::Red, p.code(c)), acceptance.of(Color::Blue, p.code(c))].map(u32::from)
+                    }
+                    _ => [0, 0],
+                };
+                assert_eq!([p.weighted.weight(Color::Red, c), p.weighted.weight(Color::Blue, c)], expected, "{c}");
+            }
+            mover = mover.opponent();
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! left to do at play time. They ship compiled in (`playout.txt`, a few
 //! hundred lines), since every search needs them and they are small.
 //!
-//! A playout draws cells at random and keeps one with probability
+//! A playout draws each cell with probability in proportion to
 //! `min(γ / (cap · γ_open), 1)`, `γ_open` being the weight of a cell with
 //! no stone around it: with a low cap the weights mostly steer playouts
 //! away from cells that good players never take (filled-in, dead, or
@@ -65,8 +65,8 @@ pub fn parse(text: &str) -> Result<Patterns, super::PatternsError> {
     }
 }
 
-/// The chance, in 65,536ths, that a playout keeps a drawn cell, for every
-/// mover and neighbour code.
+/// A cell's capped weight, in 65,535ths of the cap, for every mover and
+/// neighbour code.
 #[derive(Clone, Debug)]
 pub struct Acceptance {
     table: Box<[[u16; CODES]; 2]>,
@@ -88,7 +88,7 @@ impl Acceptance {
         Acceptance { table }
     }
 
-    /// The chance for `mover` of a cell whose neighbours read `code`.
+    /// The weight for `mover` of a cell whose neighbours read `code`.
     #[inline]
     pub fn of(&self, mover: Color, code: usize) -> u16 {
         self.table[mover as usize & 1][code & (CODES - 1)]
