@@ -16,7 +16,10 @@ decides the game, and without one the game is void.
         --setup-b "param_mohex num_threads 1" --setup-b "param_game allow_swap 0"
 
 Openings: every cell of the board unless --openings names some
-("a1,b3,..."); --games caps the total. Orientation is GTP's (HexGui's):
+("a1,b3,..."); --games caps the total; --records FILE keeps each game's
+moves in GTP's vertices (read as a hexarena record, that is the same game
+transposed), then who was Black, the winner and how it ended, to review
+the losses. Orientation is GTP's (HexGui's):
 Black, who moves first, joins the top and bottom rows; White joins the
 left and right columns. Prints one line per game and the result with a
 95% Wilson interval for engine A.
@@ -205,6 +208,7 @@ def main():
     ap.add_argument("--openings", help="comma-separated first stones for Black (default: every cell)")
     ap.add_argument("--games", type=int, help="stop after this many games")
     ap.add_argument("--referee", default="target/release/hexarena gtp", help="the solver that rules on crashes")
+    ap.add_argument("--records", help="append each game's moves to this file, one game a line, to review the losses")
     args = ap.parse_args()
     n = args.size
     if not 1 <= n <= 26:
@@ -227,6 +231,10 @@ def main():
                 break
             black, white = (a, b) if a_black else (b, a)
             winner, moves, how = play_game(n, opening, black, white, args.referee)
+            if args.records:
+                with open(args.records, "a") as out:
+                    played = " ".join(vertex for _, vertex in moves)
+                    out.write(f"{n}x{n} {played}\t{'A' if a_black else 'B'} black\t{winner or 'void'}\t{how}\n")
             if winner is None:
                 void += 1
                 print(f"void: opening {opening}, A as {'Black' if a_black else 'White'}: {how}", flush=True)
