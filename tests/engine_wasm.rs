@@ -43,10 +43,10 @@ const CASES: [(u8, &str, u64, u64); 5] = [
 /// next two moves' visits and the principal variation.
 const RECORDED: [&str; 5] = [
     "c3 1 |  | c3",
-    "c4 3763 | 665 59 | c4 e4 e3 g2 g1 f2 f1 e2 e1 d2 d1 c2 c1 a2 b2 a3 b3 a4 a5 b4",
-    "c5 4177 | 237 229 | c5 d5 c6 d3 b4 c2 d2 c3 b2 b3",
-    "h6 542 | 507 495 | h6 f7 g5 e6 f4 d5 e3 c4 c5 d4",
-    "e6 5146 | 768 246 | e6 e8 c8 c9 a10 a11 b10 b11 c10 c11 d10",
+    "c4 4109 | 201 63 | c4 e4 e3 g2 f3 g3 f4 g4 f5 g5 f7 g6 g1",
+    "c5 3953 | 1096 218 | c5 d5 c6 d3 b4 b5 a6 a5",
+    "f7 904 | 762 237 | f7 h6 g8 i7 h9 g9 h8 i9",
+    "f8 1463 | 641 622 | f8 e6 d7 d6 c7",
 ];
 
 fn game(size: u8, moves: &str) -> Game {

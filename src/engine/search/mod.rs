@@ -27,6 +27,11 @@ use super::patterns::playout::PlayoutPolicy;
 use super::position::Position;
 use super::stones::Stones;
 
+/// The default of [`SearchConfig::expand_after`]: a leaf played out a few
+/// times before it gets children won matches against expanding at once,
+/// as the priors made each expansion dearer (docs/benchmarks.md).
+pub const DEFAULT_EXPAND_AFTER: u32 = 4;
+
 /// The default of [`SearchConfig::knowledge_after`] (see docs/benchmarks.md).
 pub const DEFAULT_KNOWLEDGE_AFTER: u32 = 128;
 
@@ -92,7 +97,7 @@ impl Default for SearchConfig {
             seed: 0x5eed,
             exploration: 0.1,
             rave_bias: 0.05,
-            expand_after: 1,
+            expand_after: DEFAULT_EXPAND_AFTER,
             knowledge_after: DEFAULT_KNOWLEDGE_AFTER,
             memory_bytes: 256 << 20,
             patterns: default_patterns(),
