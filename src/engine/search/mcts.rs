@@ -100,8 +100,9 @@ pub(crate) struct Mcts<B: Bits> {
     shapes: Option<Shapes>,
     /// Replies waiting for their node's expansion: the cells that restore
     /// a connection the move into the node broke (see [`Mcts::learn`]).
-    /// A plain list that nodes index, not a map: a map's code, copied for
-    /// every board width, cost the worker's bundle kilobytes.
+    /// A list that nodes index, not a map keyed by node: an expansion
+    /// reads one field of its node instead of hashing, and the list is
+    /// rebuilt with the arenas on a reroot.
     replies: Vec<B>,
 }
 
