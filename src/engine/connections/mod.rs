@@ -112,6 +112,14 @@ pub struct Connections<B: Bits> {
     touch: Vec<B>,
 }
 
+/// Two groups whose every full connection runs through `common`.
+#[derive(Clone, Copy, Debug)]
+pub struct Exposed<B> {
+    pub common: B,
+    /// The pair's index in the connection lists.
+    pair: usize,
+}
+
 impl<B: Bits> Connections<B> {
     /// H-search for an `n`×`n` board.
     pub fn new(n: u8) -> Connections<B> {
@@ -230,25 +238,43 @@ impl<B: Bits> Connections<B> {
         }
     }
 
-    /// After [`Connections::edge_link`]: the side's answers to an opponent
-    /// stone on `probe`. Where that stone lies in every full connection
-    /// found between two of the side's groups (its edges included), each
-    /// semi connection between them that avoids it is restored by its key.
-    /// A hint, not a proof: the lists are bounded, and a connection outside
-    /// them may avoid the probe.
+    /// [`Connections::replies_among`] for one probe.
+    #[cfg(test)]
     pub fn replies_to(&self, probe: usize) -> B {
-        let mut replies = B::zero();
+        self.replies_among(&self.exposed(), probe)
+    }
+
+    /// The pairs of groups whose full connections all share cells, with
+    /// those cells: the only places a single stone can break a connection.
+    /// Worked out once for many probes (see [`Connections::replies_among`]).
+    pub fn exposed(&self) -> Vec<Exposed<B>> {
+        let mut exposed = Vec::new();
         for a in 0..self.groups {
             for b in a + 1..self.groups {
-                let Some(pair) = self.pairs.get(a * self.ends + b) else { continue };
-                let Some(common) = pair.fulls.iter().map(|f| f.0).reduce(|x, y| x & y) else { continue };
-                if !common.has(probe) {
-                    continue;
+                let pair = a * self.ends + b;
+                let Some(p) = self.pairs.get(pair) else { continue };
+                let Some(common) = p.fulls.iter().map(|f| f.0).reduce(|x, y| x & y) else { continue };
+                if !(common & self.empty).is_zero() {
+                    exposed.push(Exposed { common, pair });
                 }
-                for &(carrier, key, _) in &pair.semis {
-                    if !carrier.has(probe) {
-                        replies = replies | B::single(key as usize);
-                    }
+            }
+        }
+        exposed
+    }
+
+    /// After [`Connections::edge_link`]: the side's answers to an opponent
+    /// stone on `probe`. Where that stone lies in every full connection
+    /// found between two of the side's groups (its edges included; the
+    /// pairs [`Connections::exposed`] found), each semi connection between
+    /// them that avoids it is restored by its key. A hint, not a proof:
+    /// the lists are bounded, and a connection outside them may avoid the
+    /// probe.
+    pub fn replies_among(&self, exposed: &[Exposed<B>], probe: usize) -> B {
+        let mut replies = B::zero();
+        for e in exposed.iter().filter(|e| e.common.has(probe)) {
+            for &(carrier, key, _) in &self.pairs[e.pair].semis {
+                if !carrier.has(probe) {
+                    replies = replies | B::single(key as usize);
                 }
             }
         }

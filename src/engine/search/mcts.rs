@@ -193,9 +193,17 @@ impl<B: Bits> Mcts<B> {
     /// first, as a player would, instead of finding the answer among all
     /// the moves.
     fn note_replies(&mut self, edges: std::ops::Range<usize>) {
+        let Some(knowledge) = self.knowledge.as_ref() else { return };
+        // The fragile cells are the same for every move: found once.
+        let exposed = knowledge.exposed();
+        let fragile = exposed.iter().fold(B::zero(), |all, e| all | e.common);
         for e in edges {
             let Some(knowledge) = self.knowledge.as_ref() else { return };
-            let replies = knowledge.replies_to(self.edges[e].cell as usize);
+            let probe = self.edges[e].cell as usize;
+            if !fragile.has(probe) {
+                continue;
+            }
+            let replies = knowledge.replies_among(&exposed, probe);
             if replies.is_zero() {
                 continue;
             }

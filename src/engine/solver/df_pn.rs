@@ -10,7 +10,7 @@ use super::{Solution, Verdict};
 use crate::engine::bits::{Bits, Masks};
 use crate::engine::cell::Cell;
 use crate::engine::color::Color;
-use crate::engine::connections::{Connections, EdgeLink};
+use crate::engine::connections::{Connections, EdgeLink, Exposed};
 use crate::engine::dead_cells::DeadCells;
 use crate::engine::proof_templates::Templates;
 use crate::engine::rng::Rng;
@@ -244,12 +244,17 @@ impl<B: Bits> Solver<B> {
         }
     }
 
-    /// After [`Solver::knowledge`] found a position open: the opponent's
-    /// answers to the mover's stone on `probe` that restore a connection
-    /// the stone breaks (see [`Connections::replies_to`]). The opponent's
-    /// connections are the last the checks looked for.
-    pub(super) fn replies_to(&self, probe: usize) -> B {
-        self.connections.replies_to(probe)
+    /// After [`Solver::knowledge`] found a position open: where the
+    /// opponent's connections (the last the checks looked for) can be
+    /// broken by one stone (see [`Connections::exposed`]).
+    pub(super) fn exposed(&self) -> Vec<Exposed<B>> {
+        self.connections.exposed()
+    }
+
+    /// The opponent's answers to the mover's stone on `probe` that restore
+    /// a connection the stone breaks (see [`Connections::replies_among`]).
+    pub(super) fn replies_among(&self, exposed: &[Exposed<B>], probe: usize) -> B {
+        self.connections.replies_among(exposed, probe)
     }
 
     /// The cell sets of the board being solved.

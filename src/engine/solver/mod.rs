@@ -22,6 +22,7 @@ mod openings;
 
 use super::bits::{Bits, ForWidth, at_width};
 use super::cell::Cell;
+use super::connections::Exposed;
 use super::position::Position;
 use super::stones::Stones;
 
@@ -45,10 +46,16 @@ impl<B: Bits> Knowledge<B> {
         self.solver.knowledge(s)
     }
 
-    /// After [`Knowledge::of`] found a position open: the opponent's
-    /// answers to the mover's stone on `probe` that keep its connections.
-    pub(crate) fn replies_to(&self, probe: usize) -> B {
-        self.solver.replies_to(probe)
+    /// After [`Knowledge::of`] found a position open: where one stone of
+    /// the mover's can break a connection of the opponent's.
+    pub(crate) fn exposed(&self) -> Vec<Exposed<B>> {
+        self.solver.exposed()
+    }
+
+    /// The opponent's answers to the mover's stone on `probe` that keep
+    /// its connections, over what [`Knowledge::exposed`] found.
+    pub(crate) fn replies_among(&self, exposed: &[Exposed<B>], probe: usize) -> B {
+        self.solver.replies_among(exposed, probe)
     }
 }
 
