@@ -226,10 +226,18 @@ pub trait ForWidth {
 /// Runs `work` with the narrowest cell set that holds a `size`×`size`
 /// board: a `u64` up to 8×8, a `u128` up to 11×11, four words up to 16×16,
 /// six up to 19×19.
+///
+/// In WebAssembly boards up to 8×8 take the `u128` too: every width is a
+/// copy of the whole engine in the worker's download, and the boards where
+/// the narrower word would help are the ones that need the least time.
 pub fn at_width<W: ForWidth>(size: u8, work: W) -> W::Output {
     match size as usize * size as usize {
+        #[cfg(not(target_arch = "wasm32"))]
         0..=64 => work.run::<u64>(),
+        #[cfg(not(target_arch = "wasm32"))]
         65..=128 => work.run::<u128>(),
+        #[cfg(target_arch = "wasm32")]
+        0..=128 => work.run::<u128>(),
         129..=256 => work.run::<Wide<4>>(),
         _ => work.run::<Wide<6>>(),
     }
