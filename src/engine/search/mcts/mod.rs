@@ -8,15 +8,17 @@
 //! the search play a one-move win and answer a one-move threat exactly.
 
 use super::super::bits::{Bits, Masks};
-use super::super::color::Color;
+use super::super::color::{ByColor, Color};
 use super::super::patterns::playout::Acceptance;
 use super::super::patterns::shape::canonical;
 use super::super::patterns::{Patterns, Shapes, near};
 use super::super::playout::{BridgePlayouts, members};
 use super::super::rng::Rng;
-use super::super::solver::{Knowledge, Known};
+use super::super::solver::Knowledge;
 use super::super::stones::Stones;
 use super::SearchConfig;
+
+mod knowledge;
 
 const NONE: u32 = u32::MAX;
 
@@ -49,11 +51,23 @@ pub(crate) struct Node {
     /// Replies waiting for this node's expansion, as an index into
     /// [`Mcts::replies`] (`NONE`: none).
     pub waiting: u32,
+    /// The captured cells the fast checks found here, as an index into
+    /// [`Mcts::fills`] (`NONE`: none found, or not looked for).
+    pub fill: u32,
 }
 
 impl Node {
     fn new() -> Node {
-        Node { first_edge: 0, edge_count: 0, expanded: false, visits: 0, proven: None, known: false, waiting: NONE }
+        Node {
+            first_edge: 0,
+            edge_count: 0,
+            expanded: false,
+            visits: 0,
+            proven: None,
+            known: false,
+            waiting: NONE,
+            fill: NONE,
+        }
     }
 }
 
@@ -104,6 +118,9 @@ pub(crate) struct Mcts<B: Bits> {
     /// reads one field of its node instead of hashing, and the list is
     /// rebuilt with the arenas on a reroot.
     replies: Vec<B>,
+    /// Captured cells given to their captors (see [`Mcts::learn`]), which
+    /// nodes index as they index the replies.
+    fills: Vec<ByColor<B>>,
 }
 
 impl<B: Bits> Mcts<B> {
@@ -138,125 +155,12 @@ impl<B: Bits> Mcts<B> {
             // A zero weight makes priors pointless: do not pay for them.
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
             replies: Vec::new(),
+            fills: Vec::new(),
         };
         m.nodes.push(Node::new());
         m.expand(0, &root, last);
         m.learn(0, &root);
         m
-    }
-
-    /// Applies the solver's fast checks to `node` (at `stones`), once: its
-    /// edges are cut down to the moves that remain, and a position the
-    /// checks decide is marked proven (a won one keeps only winning moves).
-    fn learn(&mut self, node: u32, stones: &Stones<B>) {
-        let nd = self.nodes[node as usize];
-        if nd.known || !nd.expanded || nd.proven.is_some() {
-            return;
-        }
-        self.nodes[node as usize].known = true;
-        let Some(knowledge) = self.knowledge.as_mut() else { return };
-        let mover = stones.to_move;
-        let (keep, proven) = match knowledge.of(stones) {
-            Known::Won { moves, stones } => (moves, Some((mover, (2 * stones).saturating_sub(1).max(1) as u16))),
-            Known::Lost { stones } => (B::zero(), Some((mover.opponent(), (2 * stones).max(2) as u16))),
-            Known::Open { moves } => (moves, None),
-        };
-        let open = proven.is_none();
-        self.nodes[node as usize].proven = proven;
-        // Kept edges first; the others fall out of the node (their subtrees
-        // stay in the arena, unreachable).
-        let (first, count) = (nd.first_edge as usize, nd.edge_count as usize);
-        let range = &mut self.edges[first..first + count];
-        let mut kept = 0;
-        for i in 0..range.len() {
-            if keep.has(range[i].cell as usize) {
-                range.swap(kept, i);
-                kept += 1;
-            }
-        }
-        if kept > 0 {
-            self.nodes[node as usize].edge_count = kept as u16;
-        } else if proven.is_some_and(|(winner, _)| winner == mover) {
-            // A win whose moves are not among the edges cannot be played
-            // from here: not trusted.
-            self.nodes[node as usize].proven = None;
-        }
-        if open && self.config.reply_share > 0.0 {
-            self.note_replies(first..first + kept);
-        }
-    }
-
-    /// For each move of `edges` that breaks a connection of the opponent
-    /// (as the fast checks just found them), makes the cells that restore
-    /// it the favourites of the node the move leads to: the search then
-    /// answers an intrusion into an edge template or a chain of bridges
-    /// first, as a player would, instead of finding the answer among all
-    /// the moves.
-    fn note_replies(&mut self, edges: std::ops::Range<usize>) {
-        let Some(knowledge) = self.knowledge.as_ref() else { return };
-        // The fragile cells are the same for every move: found once.
-        let exposed = knowledge.exposed();
-        let fragile = exposed.iter().fold(B::zero(), |all, e| all | e.common);
-        for e in edges {
-            let Some(knowledge) = self.knowledge.as_ref() else { return };
-            let probe = self.edges[e].cell as usize;
-            if !fragile.has(probe) {
-                continue;
-            }
-            let replies = knowledge.replies_among(&exposed, probe);
-            if replies.is_zero() {
-                continue;
-            }
-            let mut child = self.edges[e].child;
-            if child == NONE {
-                if self.nodes.len() >= self.max_nodes {
-                    continue;
-                }
-                child = self.nodes.len() as u32;
-                self.nodes.push(Node::new());
-                self.edges[e].child = child;
-            }
-            let waiting = self.nodes[child as usize].waiting;
-            if self.nodes[child as usize].expanded {
-                self.favour(child, replies);
-            } else if waiting != NONE {
-                self.replies[waiting as usize] = replies;
-            } else {
-                self.nodes[child as usize].waiting = self.replies.len() as u32;
-                self.replies.push(replies);
-            }
-        }
-    }
-
-    /// The replies waiting for `node`'s expansion, if any.
-    #[cfg(test)]
-    pub fn waiting(&self, node: u32) -> Option<B> {
-        let waiting = self.nodes.get(node as usize)?.waiting;
-        (waiting != NONE).then(|| self.replies[waiting as usize])
-    }
-
-    /// Whether any node has had replies waiting.
-    #[cfg(test)]
-    pub fn noted_replies(&self) -> bool {
-        !self.replies.is_empty()
-    }
-
-    /// Moves `reply_share` of the prior of `node`'s moves to those among
-    /// `replies`, shared equally.
-    fn favour(&mut self, node: u32, replies: B) {
-        let nd = self.nodes[node as usize];
-        let range = nd.first_edge as usize..nd.first_edge as usize + nd.edge_count as usize;
-        let count = self.edges[range.clone()].iter().filter(|e| replies.has(e.cell as usize)).count();
-        if count == 0 {
-            return;
-        }
-        let share = self.config.reply_share;
-        for edge in &mut self.edges[range] {
-            edge.prior *= 1.0 - share;
-            if replies.has(edge.cell as usize) {
-                edge.prior += share / count as f32;
-            }
-        }
     }
 
     /// Creates the edges of `node` at `stones`, reached by the move `last`
@@ -383,11 +287,15 @@ impl<B: Bits> Mcts<B> {
             return true;
         }
         // Copy the subtree into fresh arenas, depth first.
-        let mut replies = Vec::new();
+        let (mut replies, mut fills) = (Vec::new(), Vec::new());
         let mut keep = |mut nd: Node| {
             if nd.waiting != NONE {
                 replies.push(self.replies[nd.waiting as usize]);
                 nd.waiting = replies.len() as u32 - 1;
+            }
+            if nd.fill != NONE {
+                fills.push(self.fills[nd.fill as usize]);
+                nd.fill = fills.len() as u32 - 1;
             }
             nd
         };
@@ -414,6 +322,7 @@ impl<B: Bits> Mcts<B> {
         self.nodes = nodes;
         self.edges = edges;
         self.replies = replies;
+        self.fills = fills;
         self.root_stones = stones;
         self.iterations = self.nodes[0].visits as u64;
         if !self.nodes[0].expanded {
@@ -430,6 +339,7 @@ impl<B: Bits> Mcts<B> {
         self.path_edges.clear();
         let mut stones = self.root_stones;
         let mut node = 0u32;
+        let mut fill = ByColor { red: B::zero(), blue: B::zero() };
         let winner = loop {
             self.path_nodes.push(node);
             let below_root = self.path_nodes.len() > 1;
@@ -439,7 +349,7 @@ impl<B: Bits> Mcts<B> {
             if !self.nodes[node as usize].expanded {
                 let last = self.path_edges.last().map(|&e| self.edges[e as usize].cell);
                 if self.nodes[node as usize].visits < self.config.expand_after || !self.expand(node, &stones, last) {
-                    break self.playout(&stones);
+                    break self.playout(&stones, fill);
                 }
                 if below_root && let Some((winner, _)) = self.nodes[node as usize].proven {
                     break winner;
@@ -451,8 +361,17 @@ impl<B: Bits> Mcts<B> {
                     break winner;
                 }
             }
+            let kept = self.nodes[node as usize].fill;
+            if kept != NONE {
+                // The nearer the root, the longer known: an earlier fill
+                // keeps a cell a later one disagrees on.
+                let f = self.fills[kept as usize];
+                let taken = fill.red | fill.blue;
+                fill.red = fill.red | (f.red & !taken);
+                fill.blue = fill.blue | (f.blue & !taken);
+            }
             if self.nodes[node as usize].edge_count == 0 {
-                break self.playout(&stones);
+                break self.playout(&stones, fill);
             }
             let mover = stones.to_move;
             let e = self.select(node, mover);
@@ -474,17 +393,22 @@ impl<B: Bits> Mcts<B> {
                 break mover;
             }
             if child == NONE {
-                break self.playout(&stones);
+                break self.playout(&stones, fill);
             }
             node = child;
         };
         self.backup(winner);
     }
 
-    /// Plays out from `stones`, remembering the final board for AMAF.
-    fn playout(&mut self, stones: &Stones<B>) -> Color {
-        members(stones.empty_cells(&self.masks), self.cells, &mut self.empties);
-        let full = self.playouts.run(stones, &self.empties, &mut self.rng);
+    /// Plays out from `stones` with the still empty cells of `fill` given
+    /// to their captors, remembering the final board for AMAF.
+    fn playout(&mut self, stones: &Stones<B>, fill: ByColor<B>) -> Color {
+        let mut start = *stones;
+        let empty = start.empty_cells(&self.masks);
+        start.red = start.red | (fill.red & empty);
+        start.blue = start.blue | (fill.blue & empty);
+        members(start.empty_cells(&self.masks), self.cells, &mut self.empties);
+        let full = self.playouts.run(&start, &self.empties, &mut self.rng);
         self.last_full = Some(full);
         self.playouts.winner(&full)
     }

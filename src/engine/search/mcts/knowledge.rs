@@ -1,0 +1,153 @@
+//! The solver's fast checks in the tree: a node visited often enough has
+//! its moves cut down to those the checks leave, may be decided outright,
+//! keeps the captured cells its playouts start with, and hands the nodes
+//! below it the answers that restore a connection a move breaks.
+
+use super::{Mcts, NONE, Node};
+use crate::engine::bits::Bits;
+use crate::engine::color::ByColor;
+use crate::engine::solver::Known;
+use crate::engine::stones::Stones;
+
+impl<B: Bits> Mcts<B> {
+    /// Applies the solver's fast checks to `node` (at `stones`), once: its
+    /// edges are cut down to the moves that remain, and a position the
+    /// checks decide is marked proven (a won one keeps only winning moves).
+    pub(super) fn learn(&mut self, node: u32, stones: &Stones<B>) {
+        let nd = self.nodes[node as usize];
+        if nd.known || !nd.expanded || nd.proven.is_some() {
+            return;
+        }
+        self.nodes[node as usize].known = true;
+        let Some(knowledge) = self.knowledge.as_mut() else { return };
+        let mover = stones.to_move;
+        let (keep, proven) = match knowledge.of(stones) {
+            Known::Won { moves, stones } => (moves, Some((mover, (2 * stones).saturating_sub(1).max(1) as u16))),
+            Known::Lost { stones } => (B::zero(), Some((mover.opponent(), (2 * stones).max(2) as u16))),
+            Known::Open { moves, filled } => {
+                if self.config.fill_in {
+                    self.keep_fill(node, stones, &filled);
+                }
+                (moves, None)
+            }
+        };
+        let open = proven.is_none();
+        self.nodes[node as usize].proven = proven;
+        // Kept edges first; the others fall out of the node (their subtrees
+        // stay in the arena, unreachable).
+        let (first, count) = (nd.first_edge as usize, nd.edge_count as usize);
+        let range = &mut self.edges[first..first + count];
+        let mut kept = 0;
+        for i in 0..range.len() {
+            if keep.has(range[i].cell as usize) {
+                range.swap(kept, i);
+                kept += 1;
+            }
+        }
+        if kept > 0 {
+            self.nodes[node as usize].edge_count = kept as u16;
+        } else if proven.is_some_and(|(winner, _)| winner == mover) {
+            // A win whose moves are not among the edges cannot be played
+            // from here: not trusted.
+            self.nodes[node as usize].proven = None;
+        }
+        if open && self.config.reply_share > 0.0 {
+            self.note_replies(first..first + kept);
+        }
+    }
+
+    /// Keeps the captured cells `filled` gives their captors at `node`
+    /// (at `stones`): every playout below starts with them filled, as in
+    /// MoHex. The tree's own moves stay real moves, so its proofs and
+    /// their lengths stay exact; only the playouts stop spending moves
+    /// inside captured regions, where a random move could lose a pair the
+    /// captor would always keep.
+    fn keep_fill(&mut self, node: u32, stones: &Stones<B>, filled: &Stones<B>) {
+        let fill = ByColor { red: filled.red & !stones.red, blue: filled.blue & !stones.blue };
+        if fill.red.is_zero() && fill.blue.is_zero() {
+            return;
+        }
+        self.nodes[node as usize].fill = self.fills.len() as u32;
+        self.fills.push(fill);
+    }
+
+    /// For each move of `edges` that breaks a connection of the opponent
+    /// (as the fast checks just found them), makes the cells that restore
+    /// it the favourites of the node the move leads to: the search then
+    /// answers an intrusion into an edge template or a chain of bridges
+    /// first, as a player would, instead of finding the answer among all
+    /// the moves.
+    fn note_replies(&mut self, edges: std::ops::Range<usize>) {
+        let Some(knowledge) = self.knowledge.as_ref() else { return };
+        // The fragile cells are the same for every move: found once.
+        let exposed = knowledge.exposed();
+        let fragile = exposed.iter().fold(B::zero(), |all, e| all | e.common);
+        for e in edges {
+            let Some(knowledge) = self.knowledge.as_ref() else { return };
+            let probe = self.edges[e].cell as usize;
+            if !fragile.has(probe) {
+                continue;
+            }
+            let replies = knowledge.replies_among(&exposed, probe);
+            if replies.is_zero() {
+                continue;
+            }
+            let mut child = self.edges[e].child;
+            if child == NONE {
+                if self.nodes.len() >= self.max_nodes {
+                    continue;
+                }
+                child = self.nodes.len() as u32;
+                self.nodes.push(Node::new());
+                self.edges[e].child = child;
+            }
+            let waiting = self.nodes[child as usize].waiting;
+            if self.nodes[child as usize].expanded {
+                self.favour(child, replies);
+            } else if waiting != NONE {
+                self.replies[waiting as usize] = replies;
+            } else {
+                self.nodes[child as usize].waiting = self.replies.len() as u32;
+                self.replies.push(replies);
+            }
+        }
+    }
+
+    /// The replies waiting for `node`'s expansion, if any.
+    #[cfg(test)]
+    pub fn waiting(&self, node: u32) -> Option<B> {
+        let waiting = self.nodes.get(node as usize)?.waiting;
+        (waiting != NONE).then(|| self.replies[waiting as usize])
+    }
+
+    /// The captured cells the playouts below `node` start with, if any.
+    #[cfg(test)]
+    pub fn fill(&self, node: u32) -> Option<ByColor<B>> {
+        let fill = self.nodes.get(node as usize)?.fill;
+        (fill != NONE).then(|| self.fills[fill as usize])
+    }
+
+    /// Whether any node has had replies waiting.
+    #[cfg(test)]
+    pub fn noted_replies(&self) -> bool {
+        !self.replies.is_empty()
+    }
+
+    /// Moves `reply_share` of the prior of `node`'s moves to those among
+    /// `replies`, shared equally.
+    pub(super) fn favour(&mut self, node: u32, replies: B) {
+        let nd = self.nodes[node as usize];
+        let range = nd.first_edge as usize..nd.first_edge as usize + nd.edge_count as usize;
+        let count = self.edges[range.clone()].iter().filter(|e| replies.has(e.cell as usize)).count();
+        if count == 0 {
+            return;
+        }
+        let share = self.config.reply_share;
+        for edge in &mut self.edges[range] {
+            edge.prior *= 1.0 - share;
+            if replies.has(edge.cell as usize) {
+                edge.prior += share / count as f32;
+            }
+        }
+    }
+}
