@@ -10,7 +10,7 @@
 //!
 //! Settings are `name=value` pairs joined by commas, changing the engine's
 //! defaults: `exploration`, `rave_bias`, `expand_after`, `knowledge_after`,
-//! `prior_weight`, `reply_share`, `fill_in`, `patterns` (`none`, `builtin` or a
+//! `prior_weight`, `reply_share`, `patterns` (`none`, `builtin` or a
 //! file), `playout` (`none`, a cap for the built-in playout weights, or
 //! `CAP:FILE`),
 //! `prove` (the share of a move's time the solver takes
@@ -193,7 +193,6 @@ fn settings(spec: &str) -> Result<Settings, String> {
             "expand_after" => config.expand_after = value.parse().map_err(|e| bad(&e))?,
             "knowledge_after" => config.knowledge_after = value.parse().map_err(|e| bad(&e))?,
             "reply_share" => config.reply_share = value.parse().map_err(|e| bad(&e))?,
-            "fill_in" => config.fill_in = value.parse().map_err(|e| bad(&e))?,
             "prior_weight" => config.prior_weight = value.parse().map_err(|e| bad(&e))?,
             "patterns" => config.patterns = patterns(value)?,
             "playout" => config.playout = playout(value)?,

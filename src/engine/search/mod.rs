@@ -89,9 +89,6 @@ pub struct SearchConfig {
     /// connection the move into it broke, once the parent's fast checks
     /// have run (0: none; MoHex's "VC maintenance").
     pub reply_share: f32,
-    /// Whether playouts below a node the fast checks have looked at start
-    /// with its captured cells given to their captors.
-    pub fill_in: bool,
 }
 
 impl Default for SearchConfig {
@@ -107,7 +104,6 @@ impl Default for SearchConfig {
             prior_weight: DEFAULT_PRIOR_WEIGHT,
             playout: None,
             reply_share: DEFAULT_REPLY_SHARE,
-            fill_in: false,
         }
     }
 }

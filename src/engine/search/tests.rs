@@ -328,30 +328,3 @@ fn a_move_into_a_connection_makes_the_cells_that_restore_it_the_favourite_answer
     let (with, plain) = (searched(config), searched(without));
     assert!(with >= 0.6 - 1e-4 && plain < 0.6, "the answers' prior: {with} with the share, {plain} without");
 }
-
-#[test]
-fn the_playouts_below_a_checked_node_start_with_its_captured_cells_filled() {
-    // Red b4 beside its edge owns a4 and a5 whatever Blue does.
-    let g = game("7x7 b4 d4");
-    let stones = Stones::from_position(g.position());
-    let cells = |names: &[&str]| names.iter().fold(0u128, |set, c| set | 1 << Cell::parse(c, 7).unwrap().index(7));
-    let config = SearchConfig { fill_in: true, ..SearchConfig::default() };
-    let mut m = mcts::Mcts::<u128>::new(7, stones, None, config);
-    let fill = m.fill(0).expect("the root's checks found no captured cells");
-    assert_eq!((fill.red, fill.blue), (cells(&["a4", "a5"]), 0));
-    assert!(edges_of(&m, 0).iter().all(|e| fill.red & 1 << e.cell == 0), "a move into the captured pair was kept");
-    let off = mcts::Mcts::<u128>::new(7, stones, None, SearchConfig { fill_in: false, ..config });
-    assert!(off.fill(0).is_none(), "filled with fill_in off");
-
-    // Deeper nodes keep their own, and keep them when the tree moves on.
-    for _ in 0..20_000 {
-        m.iterate();
-    }
-    let deeper: Vec<(u16, u32)> =
-        edges_of(&m, 0).iter().filter(|e| m.fill(e.child).is_some()).map(|e| (e.cell, e.child)).collect();
-    assert!(!deeper.is_empty(), "no node below the root was checked and filled");
-    let (cell, child) = deeper[0];
-    let kept = m.fill(child).map(|f| (f.red, f.blue));
-    assert!(m.reroot(&[cell]));
-    assert_eq!(m.fill(0).map(|f| (f.red, f.blue)), kept);
-}

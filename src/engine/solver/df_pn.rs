@@ -112,10 +112,8 @@ pub(crate) enum Known<B: Bits> {
     Won { moves: B, stones: u32 },
     /// The side to move loses: the opponent needs at most `stones`.
     Lost { stones: u32 },
-    /// Undecided: only `moves` are worth trying. `filled` is the position
-    /// with its captured cells given to their captors, which changes no
-    /// result: a playout from it wastes no moves there.
-    Open { moves: B, filled: Stones<B> },
+    /// Undecided: only `moves` are worth trying.
+    Open { moves: B },
 }
 
 enum Standing<B: Bits> {
@@ -241,7 +239,7 @@ impl<B: Bits> Solver<B> {
             Standing::Lost { stones, .. } => Known::Lost { stones },
             Standing::Open(e) => {
                 let moves = e.moves.iter().fold(B::zero(), |set, c| set | B::single(c.cell as usize));
-                Known::Open { moves, filled: e.reduced }
+                Known::Open { moves }
             }
         }
     }

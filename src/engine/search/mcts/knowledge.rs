@@ -1,11 +1,10 @@
 //! The solver's fast checks in the tree: a node visited often enough has
 //! its moves cut down to those the checks leave, may be decided outright,
-//! keeps the captured cells its playouts start with, and hands the nodes
-//! below it the answers that restore a connection a move breaks.
+//! and hands the nodes below it the answers that restore a connection a
+//! move breaks.
 
 use super::{Mcts, NONE, Node};
 use crate::engine::bits::Bits;
-use crate::engine::color::ByColor;
 use crate::engine::solver::Known;
 use crate::engine::stones::Stones;
 
@@ -24,12 +23,7 @@ impl<B: Bits> Mcts<B> {
         let (keep, proven) = match knowledge.of(stones) {
             Known::Won { moves, stones } => (moves, Some((mover, (2 * stones).saturating_sub(1).max(1) as u16))),
             Known::Lost { stones } => (B::zero(), Some((mover.opponent(), (2 * stones).max(2) as u16))),
-            Known::Open { moves, filled } => {
-                if self.config.fill_in {
-                    self.keep_fill(node, stones, &filled);
-                }
-                (moves, None)
-            }
+            Known::Open { moves } => (moves, None),
         };
         let open = proven.is_none();
         self.nodes[node as usize].proven = proven;
@@ -54,21 +48,6 @@ impl<B: Bits> Mcts<B> {
         if open && self.config.reply_share > 0.0 {
             self.note_replies(first..first + kept);
         }
-    }
-
-    /// Keeps the captured cells `filled` gives their captors at `node`
-    /// (at `stones`): every playout below starts with them filled, as in
-    /// MoHex. The tree's own moves stay real moves, so its proofs and
-    /// their lengths stay exact; only the playouts stop spending moves
-    /// inside captured regions, where a random move could lose a pair the
-    /// captor would always keep.
-    fn keep_fill(&mut self, node: u32, stones: &Stones<B>, filled: &Stones<B>) {
-        let fill = ByColor { red: filled.red & !stones.red, blue: filled.blue & !stones.blue };
-        if fill.red.is_zero() && fill.blue.is_zero() {
-            return;
-        }
-        self.nodes[node as usize].fill = self.fills.len() as u32;
-        self.fills.push(fill);
     }
 
     /// For each move of `edges` that breaks a connection of the opponent
@@ -118,13 +97,6 @@ impl<B: Bits> Mcts<B> {
     pub fn waiting(&self, node: u32) -> Option<B> {
         let waiting = self.nodes.get(node as usize)?.waiting;
         (waiting != NONE).then(|| self.replies[waiting as usize])
-    }
-
-    /// The captured cells the playouts below `node` start with, if any.
-    #[cfg(test)]
-    pub fn fill(&self, node: u32) -> Option<ByColor<B>> {
-        let fill = self.nodes.get(node as usize)?.fill;
-        (fill != NONE).then(|| self.fills[fill as usize])
     }
 
     /// Whether any node has had replies waiting.

@@ -8,7 +8,7 @@
 //! the search play a one-move win and answer a one-move threat exactly.
 
 use super::super::bits::{Bits, Masks};
-use super::super::color::{ByColor, Color};
+use super::super::color::Color;
 use super::super::patterns::playout::Acceptance;
 use super::super::patterns::shape::canonical;
 use super::super::patterns::{Patterns, Shapes, near};
@@ -51,23 +51,11 @@ pub(crate) struct Node {
     /// Replies waiting for this node's expansion, as an index into
     /// [`Mcts::replies`] (`NONE`: none).
     pub waiting: u32,
-    /// The captured cells the fast checks found here, as an index into
-    /// [`Mcts::fills`] (`NONE`: none found, or not looked for).
-    pub fill: u32,
 }
 
 impl Node {
     fn new() -> Node {
-        Node {
-            first_edge: 0,
-            edge_count: 0,
-            expanded: false,
-            visits: 0,
-            proven: None,
-            known: false,
-            waiting: NONE,
-            fill: NONE,
-        }
+        Node { first_edge: 0, edge_count: 0, expanded: false, visits: 0, proven: None, known: false, waiting: NONE }
     }
 }
 
@@ -118,9 +106,6 @@ pub(crate) struct Mcts<B: Bits> {
     /// reads one field of its node instead of hashing, and the list is
     /// rebuilt with the arenas on a reroot.
     replies: Vec<B>,
-    /// Captured cells given to their captors (see [`Mcts::learn`]), which
-    /// nodes index as they index the replies.
-    fills: Vec<ByColor<B>>,
 }
 
 impl<B: Bits> Mcts<B> {
@@ -155,7 +140,6 @@ impl<B: Bits> Mcts<B> {
             // A zero weight makes priors pointless: do not pay for them.
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
             replies: Vec::new(),
-            fills: Vec::new(),
         };
         m.nodes.push(Node::new());
         m.expand(0, &root, last);
@@ -287,15 +271,11 @@ impl<B: Bits> Mcts<B> {
             return true;
         }
         // Copy the subtree into fresh arenas, depth first.
-        let (mut replies, mut fills) = (Vec::new(), Vec::new());
+        let mut replies = Vec::new();
         let mut keep = |mut nd: Node| {
             if nd.waiting != NONE {
                 replies.push(self.replies[nd.waiting as usize]);
                 nd.waiting = replies.len() as u32 - 1;
-            }
-            if nd.fill != NONE {
-                fills.push(self.fills[nd.fill as usize]);
-                nd.fill = fills.len() as u32 - 1;
             }
             nd
         };
@@ -322,7 +302,6 @@ impl<B: Bits> Mcts<B> {
         self.nodes = nodes;
         self.edges = edges;
         self.replies = replies;
-        self.fills = fills;
         self.root_stones = stones;
         self.iterations = self.nodes[0].visits as u64;
         if !self.nodes[0].expanded {
@@ -339,7 +318,6 @@ impl<B: Bits> Mcts<B> {
         self.path_edges.clear();
         let mut stones = self.root_stones;
         let mut node = 0u32;
-        let mut fill = ByColor { red: B::zero(), blue: B::zero() };
         let winner = loop {
             self.path_nodes.push(node);
             let below_root = self.path_nodes.len() > 1;
@@ -349,7 +327,7 @@ impl<B: Bits> Mcts<B> {
             if !self.nodes[node as usize].expanded {
                 let last = self.path_edges.last().map(|&e| self.edges[e as usize].cell);
                 if self.nodes[node as usize].visits < self.config.expand_after || !self.expand(node, &stones, last) {
-                    break self.playout(&stones, fill);
+                    break self.playout(&stones);
                 }
                 if below_root && let Some((winner, _)) = self.nodes[node as usize].proven {
                     break winner;
@@ -361,17 +339,8 @@ impl<B: Bits> Mcts<B> {
                     break winner;
                 }
             }
-            let kept = self.nodes[node as usize].fill;
-            if kept != NONE {
-                // The nearer the root, the longer known: an earlier fill
-                // keeps a cell a later one disagrees on.
-                let f = self.fills[kept as usize];
-                let taken = fill.red | fill.blue;
-                fill.red = fill.red | (f.red & !taken);
-                fill.blue = fill.blue | (f.blue & !taken);
-            }
             if self.nodes[node as usize].edge_count == 0 {
-                break self.playout(&stones, fill);
+                break self.playout(&stones);
             }
             let mover = stones.to_move;
             let e = self.select(node, mover);
@@ -393,22 +362,17 @@ impl<B: Bits> Mcts<B> {
                 break mover;
             }
             if child == NONE {
-                break self.playout(&stones, fill);
+                break self.playout(&stones);
             }
             node = child;
         };
         self.backup(winner);
     }
 
-    /// Plays out from `stones` with the still empty cells of `fill` given
-    /// to their captors, remembering the final board for AMAF.
-    fn playout(&mut self, stones: &Stones<B>, fill: ByColor<B>) -> Color {
-        let mut start = *stones;
-        let empty = start.empty_cells(&self.masks);
-        start.red = start.red | (fill.red & empty);
-        start.blue = start.blue | (fill.blue & empty);
-        members(start.empty_cells(&self.masks), self.cells, &mut self.empties);
-        let full = self.playouts.run(&start, &self.empties, &mut self.rng);
+    /// Plays out from `stones`, remembering the final board for AMAF.
+    fn playout(&mut self, stones: &Stones<B>) -> Color {
+        members(stones.empty_cells(&self.masks), self.cells, &mut self.empties);
+        let full = self.playouts.run(stones, &self.empties, &mut self.rng);
         self.last_full = Some(full);
         self.playouts.winner(&full)
     }
