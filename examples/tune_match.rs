@@ -12,7 +12,9 @@
 //! defaults: `exploration`, `rave_bias`, `expand_after`, `knowledge_after`,
 //! `prior_weight`, `reply_share`, `patterns` (`none`, `builtin` or a
 //! file), `playout` (`none`, a cap for the built-in playout weights, or
-//! `CAP:FILE`),
+//! `CAP:FILE`), `near` (answers near the last stone in the playouts:
+//! `ADJACENT:TWO` factors, or `learned:SCALE[:FILE]`), `rave_initial` and
+//! `rave_final` (MoHex's RAVE schedule when the final is above 0),
 //! `prove` (the share of a move's time the solver takes
 //! first, 0 by default here, unlike the GTP engine) and `prove_empty` (the
 //! most empty cells it is tried with), and `reuse`
@@ -24,15 +26,18 @@
 //! that long for the whole game and spends it as `time=managed` (the
 //! default: `search::clock`, more on unsettled moves, less on decided
 //! ones) or `time=even` (the same share of what is left, never more or
-//! less); a side out of time loses.
+//! less); a side out of time loses. A count ending in `i` (`20000i`) gives
+//! both sides that many iterations a move instead of a time: whether a
+//! change makes each iteration wiser, apart from what it costs in speed.
 
 use std::time::{Duration, Instant};
 
 use hexarena::engine::patterns::Patterns;
+use hexarena::engine::patterns::answers::Answers;
 use hexarena::engine::patterns::playout::{self, PlayoutPolicy};
 use hexarena::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock};
 use hexarena::engine::search::endgame::{self, DEFAULT_PROVING, Proving};
-use hexarena::engine::search::{Following, SearchConfig};
+use hexarena::engine::search::{Following, NearReplies, SearchConfig};
 use hexarena::engine::{Cell, Color, Game, Move};
 
 /// How a side spends a game clock.
@@ -63,6 +68,9 @@ struct Side {
 enum Budget {
     PerMove(Duration),
     Game(TimeControl),
+    /// The same number of iterations a move for both: whether a change
+    /// makes each iteration wiser, whatever it costs in speed.
+    Iterations(u64),
 }
 
 /// The side's move after thinking `per_move` of wall time, or as its
@@ -74,6 +82,7 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
     }
     let time = match budget {
         Budget::PerMove(limit) => MoveTime { target: limit, limit },
+        Budget::Iterations(_) => MoveTime { target: Duration::MAX, limit: Duration::MAX },
         Budget::Game(control) => move_time(&control, left, game.size(), game.position().empty_cells().count()),
     };
     let search = side.following.search(game, side.settings.config).expect("a game in progress");
@@ -88,6 +97,11 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
         |search| match (budget, spending) {
             (Budget::Game(_), Spending::Managed) => {
                 search_on_clock(search, time, 64, || started.elapsed());
+            }
+            (Budget::Iterations(n), _) => {
+                while search.iterations() - before < n && search.proven().is_none() {
+                    search.run(64);
+                }
             }
             (Budget::PerMove(_), _) | (Budget::Game(_), Spending::Even) => {
                 while started.elapsed() < time.target && search.proven().is_none() {
@@ -108,7 +122,7 @@ fn play(size: u8, opening: Cell, red: &mut Side, blue: &mut Side, budget: Budget
     game.play(Move::Place(opening)).expect("an opening");
     let start = match budget {
         Budget::Game(control) => control.start(),
-        Budget::PerMove(_) => ClockLeft { time: Duration::MAX, stones: 0 },
+        Budget::PerMove(_) | Budget::Iterations(_) => ClockLeft { time: Duration::MAX, stones: 0 },
     };
     let mut clocks = [start, start];
     while game.winner().is_none() {
@@ -177,6 +191,27 @@ fn playout(value: &str) -> Result<Option<PlayoutPolicy>, String> {
     Ok(Some(PlayoutPolicy { weights, cap }))
 }
 
+/// `none`, `ADJACENT:TWO` (the playouts' factors for answers near the
+/// last stone), `learned:SCALE` (the built-in answers) or
+/// `learned:SCALE:FILE`.
+fn near(value: &str) -> Result<Option<NearReplies>, String> {
+    if value == "none" {
+        return Ok(None);
+    }
+    let factor = |x: &str| x.parse::<f32>().map_err(|e| format!("near: '{x}' is not a number ({e})"));
+    let parts: Vec<&str> = value.split(':').collect();
+    match parts.as_slice() {
+        ["learned", scale] => Ok(Some(NearReplies::Learned { answers: Answers::builtin(), scale: factor(scale)? })),
+        ["learned", scale, path] => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("near: cannot read {path}: {e}"))?;
+            let answers = Answers::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+            Ok(Some(NearReplies::Learned { answers: Box::leak(Box::new(answers)), scale: factor(scale)? }))
+        }
+        [a, t] => Ok(Some(NearReplies::Factors { adjacent: factor(a)?, two: factor(t)? })),
+        _ => Err(format!("near: '{value}' is not ADJACENT:TWO or learned:SCALE[:FILE]")),
+    }
+}
+
 /// The engine's defaults changed by `spec` (`name=value,…`, or `-`), and
 /// whether the side keeps its tree between moves.
 fn settings(spec: &str) -> Result<Settings, String> {
@@ -196,6 +231,9 @@ fn settings(spec: &str) -> Result<Settings, String> {
             "prior_weight" => config.prior_weight = value.parse().map_err(|e| bad(&e))?,
             "patterns" => config.patterns = patterns(value)?,
             "playout" => config.playout = playout(value)?,
+            "rave_initial" => config.rave_initial = value.parse().map_err(|e| bad(&e))?,
+            "rave_final" => config.rave_final = value.parse().map_err(|e| bad(&e))?,
+            "near" => config.near_replies = near(value)?,
             "prove" => proving.share = value.parse().map_err(|e| bad(&e))?,
             "prove_empty" => proving.max_empty = value.parse().map_err(|e| bad(&e))?,
             "reuse" => reuse = value.parse().map_err(|e| bad(&e))?,
@@ -231,10 +269,12 @@ fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let size: u8 = args.first().and_then(|a| a.parse().ok()).unwrap_or(9);
     let time = args.get(1).map_or("100", String::as_str);
-    let budget = match time.strip_suffix('s').map(str::parse::<u64>) {
-        Some(Ok(secs)) => {
+    let (clock, count) = (time.strip_suffix('s'), time.strip_suffix('i'));
+    let budget = match (clock.map(str::parse::<u64>), count.map(str::parse::<u64>)) {
+        (Some(Ok(secs)), _) => {
             Budget::Game(TimeControl { main: Duration::from_secs(secs), byo_yomi: Duration::ZERO, byo_yomi_stones: 0 })
         }
+        (_, Some(Ok(iterations))) => Budget::Iterations(iterations.max(1)),
         _ => Budget::PerMove(Duration::from_millis(time.parse().unwrap_or(100))),
     };
     // The shard, if given, is the last argument (settings may hold a
@@ -283,10 +323,15 @@ fn main() -> std::process::ExitCode {
         }
     }
     let (low, high) = wilson(wins as f64, games as f64);
+    let time = count.unwrap_or(time);
     println!(
         "{size}x{size}, {time} {}, {challenger} against {baseline}: {wins}/{games} = {:.1}% (95% {:.1}–{:.1}%); \
          iterations/s {:.0} against {:.0}; thinking a game {:.2} s against {:.2} s",
-        if matches!(budget, Budget::Game(_)) { "a game" } else { "ms a move" },
+        match budget {
+            Budget::Game(_) => "a game",
+            Budget::Iterations(_) => "iterations a move",
+            Budget::PerMove(_) => "ms a move",
+        },
         100.0 * wins as f64 / games as f64,
         100.0 * low,
         100.0 * high,

@@ -43,6 +43,9 @@ class Engine:
         self.command = command
         self.setup = setup
         self.proc = None
+        # Wall time spent answering genmove, and how many: "equal time"
+        # is checked, not assumed (an engine may overrun its limit).
+        self.times = []
 
     def start(self, size):
         self.proc = subprocess.Popen(
@@ -163,7 +166,9 @@ def play_game(size, opening, black, white, referee):
         while True:
             mover, other = engines[colour], engines["b" if colour == "w" else "w"]
             try:
+                asked = time.time()
                 vertex = mover.send(f"genmove {colour}").lower()
+                mover.times.append(time.time() - asked)
             except (EngineGone, RuntimeError) as e:
                 # A crash or a refusal to move (MoHex answers "illegal
                 # move" in some positions its solver has decided): the
@@ -248,6 +253,13 @@ def main():
     share = 100 * wins / games if games else 0.0
     print(f"A won {wins} of {games} games ({share:.1f}%, 95% interval {100 * low:.1f}-{100 * high:.1f}%), "
           f"{void} void, {time.time() - started:.0f} s")
+    for e in (a, b):
+        times = sorted(e.times)
+        if not times:
+            continue
+        at = lambda q: times[min(len(times) - 1, int(q * len(times)))]
+        print(f"{e.name} thought {sum(times):.0f} s over {len(times)} moves: mean {sum(times) / len(times):.3f} s, "
+              f"median {at(0.5):.3f} s, 90th percentile {at(0.9):.3f} s, longest {times[-1]:.3f} s")
 
 
 if __name__ == "__main__":
