@@ -33,8 +33,8 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use hexarena::engine::patterns::Patterns;
 use hexarena::engine::patterns::mm::{Extent, Fitting, Sample, fit, predict};
-use hexarena::engine::patterns::{Patterns, answers};
 use hexarena::engine::search::{DEFAULT_PRIOR_WEIGHT, SearchConfig, Searcher};
 use hexarena::engine::{Cell, Game, Move, Record};
 
@@ -191,51 +191,6 @@ fn samples_of(paths: &[String], extent: Extent) -> Result<(Vec<Sample>, usize), 
     Ok((samples, games))
 }
 
-/// Fits the answers near the last stone (`answers.txt`) to the games of
-/// `paths`.
-fn fit_answers(paths: &[String]) -> Result<(), String> {
-    if paths.is_empty() {
-        return Err("usage: learn_patterns fit-answers FILE...".into());
-    }
-    let mut competitions = Vec::new();
-    let mut games = 0;
-    for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let record = Record::from_text(line, 11).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            let game = record.to_game(false).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            let mut last = None;
-            for (m, mv) in game.moves().iter().enumerate() {
-                let Move::Place(cell) = mv else { break };
-                if let Some(last) = last
-                    && let Some(c) = answers::Competition::of(game.prefix(m).position(), last, *cell)
-                {
-                    competitions.push(c);
-                }
-                last = Some(*cell);
-            }
-            games += 1;
-        }
-    }
-    let fitted = answers::fit(&competitions, 40);
-    let local = competitions.iter().filter(|c| c.chosen.is_some()).count();
-    eprintln!(
-        "{games} games, {} positions, {:.1}% answered within two steps; mean log-likelihood {:.4} → {:.4}",
-        competitions.len(),
-        100.0 * local as f64 / competitions.len().max(1) as f64,
-        fitted.before,
-        fitted.after
-    );
-    let comment = format!(
-        "Answers near the last stone, learned from hexarena's self-play (see src/engine/patterns/answers.rs).\n\
-         Rebuilt by `examples/learn_patterns.rs fit-answers` from {games} games ({} positions).\n\
-         Each line: a key, a slot, and the slot's weight as its natural logarithm in thousandths.",
-        competitions.len()
-    );
-    print!("{}", fitted.answers.to_text(&comment));
-    Ok(())
-}
-
 fn eval(args: &[String]) -> Result<(), String> {
     let usage = "usage: learn_patterns eval PATTERNS|builtin FILE...";
     let path = args.first().ok_or(usage)?;
@@ -268,7 +223,6 @@ fn main() -> std::process::ExitCode {
         Some("play") => play(&args[1..]),
         Some("fit") => fit_files(&args[1..], Extent::Shape),
         Some("fit-playout") => fit_files(&args[1..], Extent::Adjacent),
-        Some("fit-answers") => fit_answers(&args[1..]),
         Some("eval") => eval(&args[1..]),
         _ => {
             Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT] | fit FILE... | fit-playout FILE... | eval PATTERNS FILE..."

@@ -12,9 +12,7 @@
 //! defaults: `exploration`, `rave_bias`, `expand_after`, `knowledge_after`,
 //! `prior_weight`, `reply_share`, `patterns` (`none`, `builtin` or a
 //! file), `playout` (`none`, a cap for the built-in playout weights, or
-//! `CAP:FILE`), `near` (answers near the last stone in the playouts:
-//! `ADJACENT:TWO` factors, or `learned:SCALE[:FILE]`), `rave_initial` and
-//! `rave_final` (MoHex's RAVE schedule when the final is above 0),
+//! `CAP:FILE`),
 //! `prove` (the share of a move's time the solver takes
 //! first, 0 by default here, unlike the GTP engine) and `prove_empty` (the
 //! most empty cells it is tried with), and `reuse`
@@ -33,11 +31,10 @@
 use std::time::{Duration, Instant};
 
 use hexarena::engine::patterns::Patterns;
-use hexarena::engine::patterns::answers::Answers;
 use hexarena::engine::patterns::playout::{self, PlayoutPolicy};
 use hexarena::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock};
 use hexarena::engine::search::endgame::{self, DEFAULT_PROVING, Proving};
-use hexarena::engine::search::{Following, NearReplies, SearchConfig};
+use hexarena::engine::search::{Following, SearchConfig};
 use hexarena::engine::{Cell, Color, Game, Move};
 
 /// How a side spends a game clock.
@@ -191,27 +188,6 @@ fn playout(value: &str) -> Result<Option<PlayoutPolicy>, String> {
     Ok(Some(PlayoutPolicy { weights, cap }))
 }
 
-/// `none`, `ADJACENT:TWO` (the playouts' factors for answers near the
-/// last stone), `learned:SCALE` (the built-in answers) or
-/// `learned:SCALE:FILE`.
-fn near(value: &str) -> Result<Option<NearReplies>, String> {
-    if value == "none" {
-        return Ok(None);
-    }
-    let factor = |x: &str| x.parse::<f32>().map_err(|e| format!("near: '{x}' is not a number ({e})"));
-    let parts: Vec<&str> = value.split(':').collect();
-    match parts.as_slice() {
-        ["learned", scale] => Ok(Some(NearReplies::Learned { answers: Answers::builtin(), scale: factor(scale)? })),
-        ["learned", scale, path] => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("near: cannot read {path}: {e}"))?;
-            let answers = Answers::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-            Ok(Some(NearReplies::Learned { answers: Box::leak(Box::new(answers)), scale: factor(scale)? }))
-        }
-        [a, t] => Ok(Some(NearReplies::Factors { adjacent: factor(a)?, two: factor(t)? })),
-        _ => Err(format!("near: '{value}' is not ADJACENT:TWO or learned:SCALE[:FILE]")),
-    }
-}
-
 /// The engine's defaults changed by `spec` (`name=value,…`, or `-`), and
 /// whether the side keeps its tree between moves.
 fn settings(spec: &str) -> Result<Settings, String> {
@@ -231,9 +207,6 @@ fn settings(spec: &str) -> Result<Settings, String> {
             "prior_weight" => config.prior_weight = value.parse().map_err(|e| bad(&e))?,
             "patterns" => config.patterns = patterns(value)?,
             "playout" => config.playout = playout(value)?,
-            "rave_initial" => config.rave_initial = value.parse().map_err(|e| bad(&e))?,
-            "rave_final" => config.rave_final = value.parse().map_err(|e| bad(&e))?,
-            "near" => config.near_replies = near(value)?,
             "prove" => proving.share = value.parse().map_err(|e| bad(&e))?,
             "prove_empty" => proving.max_empty = value.parse().map_err(|e| bad(&e))?,
             "reuse" => reuse = value.parse().map_err(|e| bad(&e))?,
@@ -275,7 +248,15 @@ fn main() -> std::process::ExitCode {
             Budget::Game(TimeControl { main: Duration::from_secs(secs), byo_yomi: Duration::ZERO, byo_yomi_stones: 0 })
         }
         (_, Some(Ok(iterations))) => Budget::Iterations(iterations.max(1)),
-        _ => Budget::PerMove(Duration::from_millis(time.parse().unwrap_or(100))),
+        _ => match time.parse() {
+            Ok(ms) => Budget::PerMove(Duration::from_millis(ms)),
+            Err(_) => {
+                eprintln!(
+                    "tune_match: '{time}' is not a time: milliseconds a move (300), a game clock (20s) or iterations a move (20000i)"
+                );
+                return std::process::ExitCode::FAILURE;
+            }
+        },
     };
     // The shard, if given, is the last argument (settings may hold a
     // file's path, so a '/' alone does not make one).

@@ -9,7 +9,6 @@
 use super::bits::{Bits, Masks};
 use super::cell::{Cell, NEIGHBOUR_OFFSETS};
 use super::color::Color;
-use super::patterns::answers::{self, Answers};
 use super::patterns::playout::{self as weights, Acceptance};
 use super::rng::Rng;
 use super::stones::Stones;
@@ -78,24 +77,6 @@ pub struct BridgePlayouts<B: Bits> {
     /// move by move, and the cells to draw from.
     codes: Vec<u16>,
     weighted: WeightedCells,
-    /// For each cell, the cells one step (first six) and two steps (the
-    /// next twelve) away, `OFF_BOARD` where the board ends.
-    near: Vec<[u16; 18]>,
-    /// Extra weights, in sixteenths of a far cell's, of the cells near
-    /// the opponent's last stone: per mover, per base-3 code of the
-    /// stone's neighbours, per slot (none: no local draws).
-    local: Option<Box<LocalTable>>,
-}
-
-type LocalTable = [[[u16; answers::SLOTS]; answers::KEYS]; 2];
-
-/// How a playout favours the cells near the stone just played over a cell
-/// further away: by fixed factors for the cells one and two steps away,
-/// or by the learned answers scaled by `scale`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum NearReplies {
-    Factors { adjacent: f32, two: f32 },
-    Learned { answers: &'static Answers, scale: f32 },
 }
 
 const EMPTY: u8 = 0;
@@ -157,80 +138,7 @@ impl<B: Bits> BridgePlayouts<B> {
             order: Vec::with_capacity(cells),
             codes: Vec::new(),
             weighted: WeightedCells::new(0, 1),
-            near: (0..cells)
-                .map(|i| {
-                    let c = Cell::from_index(i, n);
-                    std::array::from_fn(|k| {
-                        let (dq, dr) = answers::slot_offset(k);
-                        let at = at(c.q as i16 + dq as i16, c.r as i16 + dr as i16);
-                        if at >= RED_EDGE { OFF_BOARD } else { at }
-                    })
-                })
-                .collect(),
-            local: None,
         }
-    }
-
-    /// The same playouts, answering near the opponent's last stone with
-    /// the extra weight `replies` gives those cells.
-    pub fn near_replies(mut self, replies: NearReplies) -> BridgePlayouts<B> {
-        let extra = |f: f32| ((f.max(1.0) - 1.0) * 16.0).round().min(u16::MAX as f32) as u16;
-        let mut table = Box::new([[[0u16; answers::SLOTS]; answers::KEYS]; 2]);
-        for (m, mover) in [Color::Red, Color::Blue].into_iter().enumerate() {
-            for (index, row) in table[m].iter_mut().enumerate() {
-                // The base-3 index back to the two-bit code of `answers`.
-                let code = (0..6).fold(0, |code, k| code | ((index / 3usize.pow(k as u32)) % 3) << (2 * k));
-                let Some(frame) = answers::frame(code, mover) else { continue };
-                for (slot, w) in row.iter_mut().enumerate() {
-                    *w = match replies {
-                        NearReplies::Factors { adjacent, two } => extra(if slot < 6 { adjacent } else { two }),
-                        NearReplies::Learned { answers, scale } => {
-                            let g = answers.gamma(frame.key, answers::frame_slot(slot, mover, frame));
-                            extra(1.0 + scale * (g - 1.0))
-                        }
-                    };
-                }
-            }
-        }
-        self.local = Some(table);
-        self
-    }
-
-    /// The base-3 code of the colours around `cell` (edges as their
-    /// owners' stones).
-    #[inline]
-    fn local_index(&self, cell: usize) -> usize {
-        self.adjacent[cell].iter().rev().fold(0, |index, &at| index * 3 + self.owner_of(at) as usize)
-    }
-
-    /// A cell near `last` drawn with the local extra weights, or none (the
-    /// draw then falls to the whole board): each empty cell weighs 16, a
-    /// near one 16 more its extra, so a local draw happens with the share
-    /// of the extras in the total.
-    #[inline]
-    fn draw_near(&self, last: usize, mover: Color, left: usize, rng: &mut Rng) -> Option<usize> {
-        let table = self.local.as_ref()?;
-        let extras = &table[mover as usize & 1][self.local_index(last)];
-        let near = &self.near[last];
-        let empty = |c: u16| c != OFF_BOARD && self.owner[c as usize] == EMPTY;
-        let extra: u32 = (0..answers::SLOTS).filter(|&k| empty(near[k])).map(|k| u32::from(extras[k])).sum();
-        if extra == 0 {
-            return None;
-        }
-        let mut x = rng.below((extra + 16 * left as u32) as usize) as u32;
-        if x >= extra {
-            return None;
-        }
-        for (k, &c) in near.iter().enumerate() {
-            if empty(c) {
-                let w = u32::from(extras[k]);
-                if x < w {
-                    return Some(c as usize);
-                }
-                x -= w;
-            }
-        }
-        None
     }
 
     /// The same playouts, drawing cells by `acceptance`.
@@ -362,17 +270,12 @@ impl<B: Bits> BridgePlayouts<B> {
         let mut mover = from.to_move;
         let mut next = 0;
         let mut reply: Option<usize> = None;
-        let mut last: Option<usize> = None;
         let mut left = empties.len();
         while left > 0 {
             let cell = match reply.take().filter(|&c| self.owner[c] == EMPTY) {
                 Some(c) => c,
-                None => match last.and_then(|l| self.draw_near(l, mover, left, rng)) {
-                    Some(c) => c,
-                    None => self.draw(&mut next, mover, rng),
-                },
+                None => self.draw(&mut next, mover, rng),
             };
-            last = Some(cell);
             self.owner[cell] = code(mover);
             self.update_weighted(cell, code(mover));
             out.to_move = mover;
@@ -537,43 +440,6 @@ mod tests {
         for _ in 0..50 {
             let full = p.run(&s, &empties, &mut rng);
             assert_eq!((full.red.count(), full.blue.count()), (61, 60));
-        }
-    }
-
-    #[test]
-    fn a_learned_answer_is_drawn_where_the_table_puts_it() {
-        // After Blue's d5 (Red to move) and after Red's c4 (Blue to move; an
-        // adjacent and a bridge answer), one answer slot gets a huge weight:
-        // the local draw must land on the cell the fitting code names for
-        // that slot. (Each last stone has a neighbour, so its key is not its
-        // own half turn, which would share the weight with the twin cell.)
-        for (text, answer) in [("7x7 d4 d5", "c5"), ("7x7 d4 d5 c4", "b5"), ("7x7 d4 d5 c4", "e3")] {
-            let game = crate::engine::Record::from_text(text, 7).unwrap().to_game(false).unwrap();
-            let position = game.position();
-            let last = game.last_stone().unwrap();
-            let answer = Cell::parse(answer, 7).unwrap();
-            let competition = answers::Competition::of(position, last, answer).unwrap();
-            let slot = competition.chosen.expect("the answer lies near the last stone") as usize;
-            let mut table = Answers::neutral();
-            table.set(competition.key, slot, 5000.0);
-            let table: &'static Answers = Box::leak(Box::new(table));
-            let mut p = BridgePlayouts::<u64>::new(7).near_replies(NearReplies::Learned { answers: table, scale: 1.0 });
-            let stones = Stones::<u64>::from_position(position);
-            for (i, o) in p.owner.iter_mut().enumerate() {
-                *o = if stones.red.has(i) {
-                    RED
-                } else if stones.blue.has(i) {
-                    BLUE
-                } else {
-                    EMPTY
-                };
-            }
-            let mut rng = Rng::new(8);
-            let left = position.empty_cells().count();
-            let hits = (0..1000)
-                .filter(|_| p.draw_near(last.index(7), position.to_move(), left, &mut rng) == Some(answer.index(7)))
-                .count();
-            assert!(hits > 900, "{text}: {hits}");
         }
     }
 

@@ -24,7 +24,6 @@ use super::color::Color;
 use super::game::Game;
 use super::patterns::Patterns;
 use super::patterns::playout::PlayoutPolicy;
-pub use super::playout::NearReplies;
 use super::position::Position;
 use super::stones::Stones;
 
@@ -90,13 +89,6 @@ pub struct SearchConfig {
     /// connection the move into it broke, once the parent's fast checks
     /// have run (0: none; MoHex's "VC maintenance").
     pub reply_share: f32,
-    /// How much the playouts favour answers near the opponent's last
-    /// stone (none: not at all).
-    pub near_replies: Option<NearReplies>,
-    /// RAVE weights of MoHex's schedule, `rc / (n (1/initial + rc/final) + rc)`
-    /// (final 0: the minimum-error schedule of `rave_bias`).
-    pub rave_initial: f32,
-    pub rave_final: f32,
 }
 
 impl Default for SearchConfig {
@@ -112,9 +104,6 @@ impl Default for SearchConfig {
             prior_weight: DEFAULT_PRIOR_WEIGHT,
             playout: None,
             reply_share: DEFAULT_REPLY_SHARE,
-            near_replies: None,
-            rave_initial: 2.12,
-            rave_final: 0.0,
         }
     }
 }

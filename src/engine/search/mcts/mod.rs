@@ -123,15 +123,9 @@ impl<B: Bits> Mcts<B> {
             nodes: Vec::with_capacity(1024),
             edges: Vec::with_capacity(1024 * 8),
             root_stones: root,
-            playouts: {
-                let p = match config.playout {
-                    Some(policy) => BridgePlayouts::new(size).weighted(Acceptance::new(policy)),
-                    None => BridgePlayouts::new(size),
-                };
-                match config.near_replies {
-                    Some(replies) => p.near_replies(replies),
-                    None => p,
-                }
+            playouts: match config.playout {
+                Some(policy) => BridgePlayouts::new(size).weighted(Acceptance::new(policy)),
+                None => BridgePlayouts::new(size),
             },
             rng: Rng::new(config.seed),
             config,
@@ -237,12 +231,7 @@ impl<B: Bits> Mcts<B> {
                 let (n_mc, n_rave) = (edge.visits as f32, edge.amaf_visits as f32);
                 let mc = if n_mc > 0.0 { edge.wins / n_mc } else { 0.0 };
                 let rave = (edge.amaf_wins + 0.5) / (n_rave + 1.0);
-                let beta = if self.config.rave_final > 0.0 {
-                    let rc = n_rave + 1.0;
-                    rc / (n_mc * (1.0 / self.config.rave_initial + rc / self.config.rave_final) + rc)
-                } else {
-                    (n_rave + 1.0) / (n_mc + n_rave + 1.0 + 4.0 * bias * bias * n_mc * (n_rave + 1.0))
-                };
+                let beta = (n_rave + 1.0) / (n_mc + n_rave + 1.0 + 4.0 * bias * bias * n_mc * (n_rave + 1.0));
                 let blended = (1.0 - beta) * mc + beta * rave;
                 // Without priors (the default) no square root per edge.
                 let prior =
