@@ -282,6 +282,12 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    // The solver's share is a share of a move's time, which an iteration
+    // budget does not have.
+    if matches!(budget, Budget::Iterations(_)) && (on.proving.share > 0.0 || off.proving.share > 0.0) {
+        eprintln!("tune_match: prove needs a time a move or a game clock, not an iteration budget");
+        return std::process::ExitCode::FAILURE;
+    }
     let side = |settings: Settings| Side { settings, following: Following::new(), iterations: 0, seconds: 0.0 };
     let (mut with, mut without) = (side(on), side(off));
     let cells: Vec<Cell> = (0..size as usize * size as usize).map(|i| Cell::from_index(i, size)).collect();

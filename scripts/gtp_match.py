@@ -43,8 +43,8 @@ class Engine:
         self.command = command
         self.setup = setup
         self.proc = None
-        # Wall time spent answering genmove, and how many: "equal time"
-        # is checked, not assumed (an engine may overrun its limit).
+        # Wall time of each genmove answer: "equal time" is checked, not
+        # assumed (an engine may overrun its limit).
         self.times = []
 
     def start(self, size):
@@ -166,9 +166,9 @@ def play_game(size, opening, black, white, referee):
         while True:
             mover, other = engines[colour], engines["b" if colour == "w" else "w"]
             try:
-                asked = time.time()
+                asked = time.monotonic()
                 vertex = mover.send(f"genmove {colour}").lower()
-                mover.times.append(time.time() - asked)
+                mover.times.append(time.monotonic() - asked)
             except (EngineGone, RuntimeError) as e:
                 # A crash or a refusal to move (MoHex answers "illegal
                 # move" in some positions its solver has decided): the
