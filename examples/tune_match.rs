@@ -9,15 +9,16 @@
 //! SHARD counts from 0 (`0/2` and `1/2` split a match in two).
 //!
 //! Settings are `name=value` pairs joined by commas, changing the engine's
-//! defaults: `exploration`, `rave_bias`, `expand_after`, `knowledge_after`,
-//! `prior_weight`, `reply_share`, `patterns` (`none`, `builtin` or a
-//! file), `playout` (`none`, a cap for the built-in playout weights, or
-//! `CAP:FILE`),
-//! `prove` (the share of a move's time the solver takes
+//! defaults: those of `engine::search::settings` (`exploration`,
+//! `rave_bias`, `rave_prior`, `expand_after`, `knowledge_after`,
+//! `prior_weight`, `reply_share`, `near`, `patterns`; which the GTP engine
+//! takes too, `hexarena gtp --search …`), a pattern file's path for
+//! `patterns`, `playout` (`none`, a cap for the built-in playout weights,
+//! or `CAP:FILE`), `prove` (the share of a move's time the solver takes
 //! first, 0 by default here, unlike the GTP engine) and `prove_empty` (the
-//! most empty cells it is tried with), and `reuse`
-//! (`true`: keep the tree from move to move, as the GTP engine and the
-//! worker do) (`-` for the defaults). The knowledge match of issue 27 was
+//! most empty cells it is tried with), and `reuse` (`true`: keep the tree
+//! from move to move, as the GTP engine and the worker do) (`-` for the
+//! defaults). The knowledge match of issue 27 was
 //! `tune_match 9 100 knowledge_after=128 knowledge_after=0`.
 //!
 //! A time ending in `s` (`20s`) is a game clock instead: each side has
@@ -34,7 +35,7 @@ use hexarena::engine::patterns::Patterns;
 use hexarena::engine::patterns::playout::{self, PlayoutPolicy};
 use hexarena::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock};
 use hexarena::engine::search::endgame::{self, DEFAULT_PROVING, Proving};
-use hexarena::engine::search::{Following, SearchConfig};
+use hexarena::engine::search::{Following, SearchConfig, settings};
 use hexarena::engine::{Cell, Color, Game, Move};
 
 /// How a side spends a game clock.
@@ -199,13 +200,7 @@ fn settings(spec: &str) -> Result<Settings, String> {
         let (name, value) = pair.split_once('=').ok_or(format!("'{pair}' is not name=value"))?;
         let bad = |e: &dyn std::fmt::Display| format!("{name}: '{value}' is not a number ({e})");
         match name {
-            "exploration" => config.exploration = value.parse().map_err(|e| bad(&e))?,
-            "rave_bias" => config.rave_bias = value.parse().map_err(|e| bad(&e))?,
-            "expand_after" => config.expand_after = value.parse().map_err(|e| bad(&e))?,
-            "knowledge_after" => config.knowledge_after = value.parse().map_err(|e| bad(&e))?,
-            "reply_share" => config.reply_share = value.parse().map_err(|e| bad(&e))?,
-            "prior_weight" => config.prior_weight = value.parse().map_err(|e| bad(&e))?,
-            "patterns" => config.patterns = patterns(value)?,
+            "patterns" if !matches!(value, "none" | "builtin") => config.patterns = patterns(value)?,
             "playout" => config.playout = playout(value)?,
             "prove" => proving.share = value.parse().map_err(|e| bad(&e))?,
             "prove_empty" => proving.max_empty = value.parse().map_err(|e| bad(&e))?,
@@ -217,7 +212,7 @@ fn settings(spec: &str) -> Result<Settings, String> {
                     _ => return Err(format!("time: '{value}' is not managed or even")),
                 }
             }
-            other => return Err(format!("unknown setting '{other}'")),
+            _ => config = settings::apply(config, name, value).map_err(|e| e.to_string())?,
         }
     }
     Ok(Settings { config, proving, reuse, spending })

@@ -18,8 +18,8 @@ decides the game, and without one the game is void.
 Openings: every cell of the board unless --openings names some
 ("a1,b3,..."); --games caps the total; --records FILE keeps each game's
 moves in GTP's vertices (read as a hexarena record, that is the same game
-transposed), then who was Black, the winner and how it ended, to review
-the losses. Orientation is GTP's (HexGui's):
+transposed), then who was Black, the winner, how it ended and each
+generated move's thinking time, to review the losses. Orientation is GTP's (HexGui's):
 Black, who moves first, joins the top and bottom rows; White joins the
 left and right columns. Prints one line per game and the result with a
 95% Wilson interval for engine A.
@@ -150,8 +150,9 @@ def adjudicate(referee_command, size, moves):
         judge.stop()
 
 
-def play_game(size, opening, black, white, referee):
-    """One game; returns (winner 'b'/'w' or None when void, moves, how)."""
+def play_game(size, opening, black, white, referee, spent):
+    """One game; returns (winner 'b'/'w' or None when void, moves, how);
+    `spent` gets each generated move's thinking time."""
     board = Board(size)
     engines = {"b": black, "w": white}
     moves = []
@@ -169,6 +170,7 @@ def play_game(size, opening, black, white, referee):
                 asked = time.monotonic()
                 vertex = mover.send(f"genmove {colour}").lower()
                 mover.times.append(time.monotonic() - asked)
+                spent.append(mover.times[-1])
             except (EngineGone, RuntimeError) as e:
                 # A crash or a refusal to move (MoHex answers "illegal
                 # move" in some positions its solver has decided): the
@@ -235,11 +237,14 @@ def main():
             if args.games is not None and games + void >= args.games:
                 break
             black, white = (a, b) if a_black else (b, a)
-            winner, moves, how = play_game(n, opening, black, white, args.referee)
+            spent = []
+            winner, moves, how = play_game(n, opening, black, white, args.referee, spent)
             if args.records:
                 with open(args.records, "a") as out:
                     played = " ".join(vertex for _, vertex in moves)
-                    out.write(f"{n}x{n} {played}\t{'A' if a_black else 'B'} black\t{winner or 'void'}\t{how}\n")
+                    seconds = " ".join(f"{t:.3f}" for t in spent)
+                    out.write(f"{n}x{n} {played}\t{'A' if a_black else 'B'} black\t{winner or 'void'}\t{how}"
+                              f"\tseconds from move 2: {seconds}\n")
             if winner is None:
                 void += 1
                 print(f"void: opening {opening}, A as {'Black' if a_black else 'White'}: {how}", flush=True)

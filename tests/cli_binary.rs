@@ -67,7 +67,11 @@ fn a_scripted_gtp_session_gives_the_expected_transcript() {
 fn gtp_thinks_for_a_time_per_move_in_cpu_time() {
     // White answers in a corner, which the engine's opening never takes.
     let script = "boardsize 7\ngenmove b\nplay w a1\ngenmove b\nshowboard\nquit\n";
-    let (ok, out, err) = hexarena(&["gtp", "--time-per-move", "0.2", "--cpu-time", "--no-swap"], script);
+    // The search's settings may be changed from the command line.
+    let (ok, out, err) = hexarena(
+        &["gtp", "--time-per-move", "0.2", "--cpu-time", "--no-swap", "--search", "near=3:1.5,rave_prior=2"],
+        script,
+    );
     assert!(ok, "{err}");
     let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
     assert_eq!(answers.len(), 6, "{out}");
@@ -107,6 +111,8 @@ fn bad_command_lines_are_refused_with_a_reason() {
         (&["bench", "--budget", "5"][..], "--budget 5 goes with --solver N"),
         (&["bench", "--fast"][..], "unexpected argument '--fast'"),
         (&["gtp", "--cpu-time"][..], "--cpu-time goes with --time-per-move"),
+        (&["gtp", "--search", "near=3"][..], "--search: near: '3' is not none or ADJACENT:TWO"),
+        (&["gtp", "--search", "speed=9"][..], "--search: unknown setting 'speed'"),
     ] {
         let (ok, out, err) = hexarena(args, "");
         assert!(!ok && err.contains(says) && out.is_empty(), "{args:?}: {err}");

@@ -11,17 +11,20 @@ use std::process::ExitCode;
 use self::args::{Args, parse_duration};
 use self::gtp::{Gtp, GtpOptions};
 use self::thinking_clock::{ClockKind, ThinkingClock};
-use crate::engine::search::Level;
+use crate::engine::search::{Level, SearchConfig, settings};
 
 const HELP: &str = "hexarena — a Hex platform
 
 usage:
   hexarena                      serve the web app (LEPTOS_SITE_ADDR, LEPTOS_SITE_ROOT)
-  hexarena gtp [--level L] [--time-per-move SECONDS [--cpu-time]] [--no-swap]
+  hexarena gtp [--level L] [--time-per-move SECONDS [--cpu-time]] [--no-swap] [--search S]
                                 the engine over GTP on stdin/stdout (HexGui, MoHex);
                                 --cpu-time counts the time per move in CPU time of
                                 the search thread (fair matches on a busy machine);
-                                GTP's time_settings and time_left put it on a game clock
+                                GTP's time_settings and time_left put it on a game clock;
+                                --search name=value,... changes the timed search's settings
+                                (exploration, rave_bias, rave_prior, expand_after,
+                                knowledge_after, reply_share, prior_weight, patterns, near)
   hexarena analyze --size N [--moves \"a1 b2\"] [--time 2s | --playouts N] [--top N] [--swap]
                                 a position's best moves as JSON
   hexarena bench [--quick]      engine speed: playouts/s and search iterations/s
@@ -84,8 +87,10 @@ fn bench(rest: &[String]) -> Result<(), args::ArgsError> {
 }
 
 fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
-    let usage =
-        "usage: hexarena gtp [--level beginner|casual|strong|max] [--time-per-move SECONDS [--cpu-time]] [--no-swap]";
+    let usage = concat!(
+        "usage: hexarena gtp [--level beginner|casual|strong|max] [--time-per-move SECONDS [--cpu-time]] ",
+        "[--no-swap] [--search NAME=VALUE,...]"
+    );
     let mut a = Args::new(rest, usage);
     let level = match a.value("--level")? {
         Some(l) => l.parse::<Level>().map_err(|e| args::ArgsError(e.to_string()))?,
@@ -97,6 +102,11 @@ fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
         .transpose()?;
     let clock = if a.flag("--cpu-time") { ClockKind::ThreadCpu } else { ClockKind::Wall };
     let swap = !a.flag("--no-swap");
+    let search = match a.value("--search")? {
+        Some(spec) => settings::parse(&spec, SearchConfig::default())
+            .map_err(|e| args::ArgsError(format!("--search: {e}\n{usage}")))?,
+        None => SearchConfig::default(),
+    };
     a.finish()?;
     if clock == ClockKind::ThreadCpu {
         if time_per_move.is_none() {
@@ -104,7 +114,7 @@ fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
         }
         ThinkingClock::start(clock).map_err(|e| args::ArgsError(e.to_string()))?;
     }
-    let mut session = Gtp::new(GtpOptions { level, time_per_move, clock, swap });
+    let mut session = Gtp::new(GtpOptions { level, time_per_move, clock, swap, search });
     let stdin = std::io::stdin();
     session.run(stdin.lock(), std::io::stdout().lock()).map_err(|e| args::ArgsError(format!("i/o error: {e}")))
 }

@@ -31,11 +31,20 @@ pub struct GtpOptions {
     pub clock: ClockKind,
     /// Whether games allow the swap rule (HexGui's `swap-pieces`).
     pub swap: bool,
+    /// The search of timed moves (`--time-per-move`, a game clock); the
+    /// levels keep their own.
+    pub search: SearchConfig,
 }
 
 impl Default for GtpOptions {
     fn default() -> Self {
-        GtpOptions { level: Level::Strong, time_per_move: None, clock: ClockKind::Wall, swap: true }
+        GtpOptions {
+            level: Level::Strong,
+            time_per_move: None,
+            clock: ClockKind::Wall,
+            swap: true,
+            search: SearchConfig::default(),
+        }
     }
 }
 
@@ -265,7 +274,7 @@ impl Gtp {
     fn think_for(&mut self, limit: Duration, seed: u64) -> Option<Move> {
         // Checked when the session was configured; wall time is the fallback.
         let clock = ThinkingClock::start(self.options.clock).unwrap_or(ThinkingClock::Wall(Instant::now()));
-        let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
+        let s = self.following.search(&self.game, SearchConfig { seed, ..self.options.search }).ok()?;
         let verdict = endgame::think(
             self.game.position(),
             s,
@@ -289,7 +298,7 @@ impl Gtp {
         // `--cpu-time` says for per-move budgets.
         let clock = Instant::now();
         let time = move_time(&control, left, self.game.size(), self.game.position().empty_cells().count());
-        let s = self.following.search(&self.game, SearchConfig { seed, ..SearchConfig::default() }).ok()?;
+        let s = self.following.search(&self.game, SearchConfig { seed, ..self.options.search }).ok()?;
         let verdict = endgame::think(
             self.game.position(),
             s,

@@ -10,6 +10,7 @@ pub mod endgame;
 pub mod follow;
 pub mod level;
 mod mcts;
+pub mod settings;
 
 use std::fmt;
 
@@ -24,6 +25,7 @@ use super::color::Color;
 use super::game::Game;
 use super::patterns::Patterns;
 use super::patterns::playout::PlayoutPolicy;
+pub use super::playout::NearFactors;
 use super::position::Position;
 use super::stones::Stones;
 
@@ -69,6 +71,10 @@ pub struct SearchConfig {
     /// RAVE bias `b` of the minimum-error schedule; smaller trusts AMAF
     /// statistics longer.
     pub rave_bias: f32,
+    /// Imagined all-moves-as-first visits at an even score that every move
+    /// starts with: more of them keep a move's first few playouts from
+    /// swinging its RAVE value, so the priors order the first visits.
+    pub rave_prior: f32,
     /// Visits a leaf needs before it gets children.
     pub expand_after: u32,
     /// Visits a node needs before the solver's fast checks prune its moves
@@ -89,6 +95,9 @@ pub struct SearchConfig {
     /// connection the move into it broke, once the parent's fast checks
     /// have run (0: none; MoHex's "VC maintenance").
     pub reply_share: f32,
+    /// How much more likely a playout answers next to, or two steps from,
+    /// the opponent's last stone than anywhere else (none: no more).
+    pub near: Option<NearFactors>,
 }
 
 impl Default for SearchConfig {
@@ -97,6 +106,7 @@ impl Default for SearchConfig {
             seed: 0x5eed,
             exploration: 0.1,
             rave_bias: 0.05,
+            rave_prior: 1.0,
             expand_after: DEFAULT_EXPAND_AFTER,
             knowledge_after: DEFAULT_KNOWLEDGE_AFTER,
             memory_bytes: 256 << 20,
@@ -104,6 +114,7 @@ impl Default for SearchConfig {
             prior_weight: DEFAULT_PRIOR_WEIGHT,
             playout: None,
             reply_share: DEFAULT_REPLY_SHARE,
+            near: None,
         }
     }
 }

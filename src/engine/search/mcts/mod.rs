@@ -123,9 +123,15 @@ impl<B: Bits> Mcts<B> {
             nodes: Vec::with_capacity(1024),
             edges: Vec::with_capacity(1024 * 8),
             root_stones: root,
-            playouts: match config.playout {
-                Some(policy) => BridgePlayouts::new(size).weighted(Acceptance::new(policy)),
-                None => BridgePlayouts::new(size),
+            playouts: {
+                let playouts = match config.playout {
+                    Some(policy) => BridgePlayouts::new(size).weighted(Acceptance::new(policy)),
+                    None => BridgePlayouts::new(size),
+                };
+                match config.near {
+                    Some(factors) => playouts.near_replies(factors),
+                    None => playouts,
+                }
             },
             rng: Rng::new(config.seed),
             config,
@@ -220,6 +226,7 @@ impl<B: Bits> Mcts<B> {
         let n = &self.nodes[node as usize];
         let log_parent = ((n.visits + 1) as f32).ln();
         let bias = self.config.rave_bias;
+        let rave_prior = self.config.rave_prior;
         let mut best = n.first_edge;
         let mut best_value = f32::MIN;
         for e in n.first_edge..n.first_edge + n.edge_count as u32 {
@@ -230,8 +237,9 @@ impl<B: Bits> Mcts<B> {
             } else {
                 let (n_mc, n_rave) = (edge.visits as f32, edge.amaf_visits as f32);
                 let mc = if n_mc > 0.0 { edge.wins / n_mc } else { 0.0 };
-                let rave = (edge.amaf_wins + 0.5) / (n_rave + 1.0);
-                let beta = (n_rave + 1.0) / (n_mc + n_rave + 1.0 + 4.0 * bias * bias * n_mc * (n_rave + 1.0));
+                let n_rave = n_rave + rave_prior;
+                let rave = (edge.amaf_wins + 0.5 * rave_prior) / n_rave;
+                let beta = n_rave / (n_mc + n_rave + 4.0 * bias * bias * n_mc * n_rave);
                 let blended = (1.0 - beta) * mc + beta * rave;
                 // Without priors (the default) no square root per edge.
                 let prior =

@@ -14,6 +14,11 @@ use super::rng::Rng;
 use super::stones::Stones;
 use super::weighted_cells::WeightedCells;
 
+mod near;
+
+use near::NearDraw;
+pub use near::NearFactors;
+
 /// Uniform random playouts on one board size.
 #[derive(Clone, Debug)]
 pub struct UniformPlayouts<B: Bits> {
@@ -77,6 +82,8 @@ pub struct BridgePlayouts<B: Bits> {
     /// move by move, and the cells to draw from.
     codes: Vec<u16>,
     weighted: WeightedCells,
+    /// Answers near the opponent's last stone, when asked for.
+    near: Option<NearDraw>,
 }
 
 const EMPTY: u8 = 0;
@@ -138,7 +145,22 @@ impl<B: Bits> BridgePlayouts<B> {
             order: Vec::with_capacity(cells),
             codes: Vec::new(),
             weighted: WeightedCells::new(0, 1),
+            near: None,
         }
+    }
+
+    /// The same playouts, favouring answers near the opponent's last
+    /// stone by `factors`.
+    pub fn near_replies(mut self, factors: NearFactors) -> BridgePlayouts<B> {
+        self.near = Some(NearDraw::new(self.masks.size, factors));
+        self
+    }
+
+    /// A cell near `last` for the next move, or none (see [`NearDraw`]).
+    #[inline]
+    fn draw_near(&self, last: Option<usize>, left: usize, rng: &mut Rng) -> Option<usize> {
+        let (near, last) = (self.near.as_ref()?, last?);
+        near.draw(last, left, |c| self.owner[c] == EMPTY, rng)
     }
 
     /// The same playouts, drawing cells by `acceptance`.
@@ -270,12 +292,17 @@ impl<B: Bits> BridgePlayouts<B> {
         let mut mover = from.to_move;
         let mut next = 0;
         let mut reply: Option<usize> = None;
+        let mut last: Option<usize> = None;
         let mut left = empties.len();
         while left > 0 {
             let cell = match reply.take().filter(|&c| self.owner[c] == EMPTY) {
                 Some(c) => c,
-                None => self.draw(&mut next, mover, rng),
+                None => match self.draw_near(last, left, rng) {
+                    Some(c) => c,
+                    None => self.draw(&mut next, mover, rng),
+                },
             };
+            last = Some(cell);
             self.owner[cell] = code(mover);
             self.update_weighted(cell, code(mover));
             out.to_move = mover;

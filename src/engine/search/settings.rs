@@ -1,0 +1,149 @@
+//! Search settings read from text (`name=value,…`), so that a match tool
+//! or the GTP engine can try a setting without a new build.
+
+use std::fmt;
+
+use super::{NearFactors, SearchConfig};
+use crate::engine::patterns::Patterns;
+
+/// Why a settings text was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingError {
+    /// A piece without `=`.
+    NotNameValue(String),
+    /// A name no setting has.
+    Unknown(String),
+    /// A value the setting cannot take; `expected` says what it can.
+    BadValue { name: String, value: String, expected: &'static str },
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingError::NotNameValue(piece) => write!(f, "'{piece}' is not name=value"),
+            SettingError::Unknown(name) => write!(f, "unknown setting '{name}' (known: {})", NAMES.join(", ")),
+            SettingError::BadValue { name, value, expected } => write!(f, "{name}: '{value}' is not {expected}"),
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}
+
+/// Every name [`apply`] knows.
+pub const NAMES: [&str; 9] = [
+    "exploration",
+    "rave_bias",
+    "rave_prior",
+    "expand_after",
+    "knowledge_after",
+    "reply_share",
+    "prior_weight",
+    "patterns",
+    "near",
+];
+
+const NUMBER: &str = "a number from 0 up";
+const COUNT: &str = "a whole number from 0 up";
+
+fn number(name: &str, value: &str) -> Result<f32, SettingError> {
+    value.parse::<f32>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or_else(|| bad(name, value, NUMBER))
+}
+
+fn count(name: &str, value: &str) -> Result<u32, SettingError> {
+    value.parse::<u32>().map_err(|_| bad(name, value, COUNT))
+}
+
+fn bad(name: &str, value: &str, expected: &'static str) -> SettingError {
+    SettingError::BadValue { name: name.to_string(), value: value.to_string(), expected }
+}
+
+/// `config` with the setting `name` changed to `value`; `config` itself
+/// is untouched when the value is refused.
+pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConfig, SettingError> {
+    let mut c = config;
+    match name {
+        "exploration" => c.exploration = number(name, value)?,
+        "rave_bias" => c.rave_bias = number(name, value)?,
+        "rave_prior" => c.rave_prior = number(name, value)?,
+        "expand_after" => c.expand_after = count(name, value)?,
+        "knowledge_after" => c.knowledge_after = count(name, value)?,
+        "reply_share" => {
+            c.reply_share =
+                number(name, value).ok().filter(|s| *s <= 1.0).ok_or_else(|| bad(name, value, "a share from 0 to 1"))?
+        }
+        "prior_weight" => c.prior_weight = number(name, value)?,
+        "patterns" => {
+            c.patterns = match value {
+                "none" => None,
+                "builtin" => Some(Patterns::builtin()),
+                _ => return Err(bad(name, value, "none or builtin")),
+            }
+        }
+        "near" => {
+            c.near = near(value).ok_or_else(|| bad(name, value, "none or ADJACENT:TWO, two factors from 1 up"))?
+        }
+        _ => return Err(SettingError::Unknown(name.to_string())),
+    }
+    Ok(c)
+}
+
+/// `none`, or the factors of the cells one and two steps from the last
+/// stone, `ADJACENT:TWO`.
+fn near(value: &str) -> Option<Option<NearFactors>> {
+    if value == "none" {
+        return Some(None);
+    }
+    let (adjacent, two) = value.split_once(':')?;
+    let factor = |v: &str| v.parse::<f32>().ok().filter(|f| f.is_finite() && (1.0..=1000.0).contains(f));
+    Some(Some(NearFactors { adjacent: factor(adjacent)?, two: factor(two)? }))
+}
+
+/// `base` with every `name=value` of `spec` (joined by commas; `-` or
+/// nothing: no change) applied in order.
+pub fn parse(spec: &str, base: SearchConfig) -> Result<SearchConfig, SettingError> {
+    let mut config = base;
+    for piece in spec.split(',').map(str::trim).filter(|p| !p.is_empty() && *p != "-") {
+        let (name, value) = piece.split_once('=').ok_or_else(|| SettingError::NotNameValue(piece.to_string()))?;
+        config = apply(config, name.trim(), value.trim())?;
+    }
+    Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_change_only_what_they_name() {
+        let base = SearchConfig::default();
+        let c = parse("exploration=0.2, rave_prior=8,near=3:1.5", base).unwrap();
+        assert_eq!(c.exploration, 0.2);
+        assert_eq!(c.rave_prior, 8.0);
+        assert_eq!(c.near, Some(NearFactors { adjacent: 3.0, two: 1.5 }));
+        assert_eq!(SearchConfig { exploration: base.exploration, rave_prior: base.rave_prior, near: None, ..c }, base);
+        assert_eq!(parse("-", base).unwrap(), base);
+        assert_eq!(parse("", base).unwrap(), base);
+        assert_eq!(parse("patterns=none", base).unwrap().patterns, None);
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_what_was_expected() {
+        let base = SearchConfig::default();
+        for (spec, expected) in [
+            ("exploration", SettingError::NotNameValue("exploration".into())),
+            ("speed=3", SettingError::Unknown("speed".into())),
+            ("exploration=-1", bad("exploration", "-1", NUMBER)),
+            ("exploration=NaN", bad("exploration", "NaN", NUMBER)),
+            ("expand_after=2.5", bad("expand_after", "2.5", COUNT)),
+            ("reply_share=1.5", bad("reply_share", "1.5", "a share from 0 to 1")),
+            ("patterns=/tmp/x", bad("patterns", "/tmp/x", "none or builtin")),
+            ("near=3", bad("near", "3", "none or ADJACENT:TWO, two factors from 1 up")),
+            ("near=0.5:2", bad("near", "0.5:2", "none or ADJACENT:TWO, two factors from 1 up")),
+        ] {
+            assert_eq!(parse(spec, base), Err(expected), "{spec}");
+        }
+        // The message names the setting and what it takes.
+        let message = parse("rave_bias=x", base).unwrap_err().to_string();
+        assert!(message.contains("rave_bias") && message.contains("a number from 0 up"), "{message}");
+    }
+}
