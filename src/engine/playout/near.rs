@@ -6,7 +6,8 @@
 //! each empty cell weighs 1, a cell next to the last stone `adjacent` and
 //! one two steps away `two`, and a move is drawn in proportion, exactly.
 
-use super::{Cell, Rng};
+use super::Rng;
+use crate::engine::patterns::near;
 
 /// How much more a playout favours the cells next to, and two steps from,
 /// the opponent's last stone than a cell further away.
@@ -15,11 +16,6 @@ pub struct NearFactors {
     pub adjacent: f32,
     pub two: f32,
 }
-
-/// The cells one step (six) and two steps (twelve) from a cell.
-const RING_ONE: [(i8, i8); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
-const RING_TWO: [(i8, i8); 12] =
-    [(2, 0), (2, -1), (2, -2), (1, -2), (0, -2), (-1, -1), (-2, 0), (-2, 1), (-2, 2), (-1, 2), (0, 2), (1, 1)];
 
 /// Draws answers near the last stone for one board size.
 #[derive(Clone, Debug)]
@@ -32,17 +28,20 @@ pub(super) struct NearDraw {
 impl NearDraw {
     pub fn new(n: u8, factors: NearFactors) -> NearDraw {
         let extra = |f: f32| ((f.max(1.0) - 1.0) * 16.0).round() as u32;
-        let near = (0..n as usize * n as usize)
-            .map(|i| {
-                let c = Cell::from_index(i, n);
-                let rings = RING_ONE.iter().map(|o| (o, extra(factors.adjacent)));
-                let rings = rings.chain(RING_TWO.iter().map(|o| (o, extra(factors.two))));
-                rings
-                    .filter_map(|(&(dq, dr), w)| {
-                        let (q, r) = (c.q as i16 + dq as i16, c.r as i16 + dr as i16);
-                        let on = (0..n as i16).contains(&q) && (0..n as i16).contains(&r);
-                        (on && w > 0).then_some(((r * n as i16 + q) as u16, w))
-                    })
+        let cells = n as usize * n as usize;
+        // The distance classes the priors' nearness uses: 0 adjacent, 1 two
+        // steps away.
+        let weight = |class: u8| match class {
+            0 => extra(factors.adjacent),
+            1 => extra(factors.two),
+            _ => 0,
+        };
+        let near = (0..cells)
+            .map(|last| {
+                (0..cells)
+                    .filter(|&c| c != last)
+                    .map(|c| (c as u16, weight(near::class(c, Some(last), n))))
+                    .filter(|&(_, w)| w > 0)
                     .collect()
             })
             .collect();
