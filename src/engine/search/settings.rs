@@ -44,9 +44,16 @@ pub const NAMES: [&str; 9] = [
 
 const NUMBER: &str = "a number from 0 up";
 const COUNT: &str = "a whole number from 0 up";
+// A move nobody has visited yet is rated by its imagined prior visits alone:
+// with none it has no rating at all.
+const POSITIVE: &str = "a number above 0";
 
 fn number(name: &str, value: &str) -> Result<f32, SettingError> {
     value.parse::<f32>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or_else(|| bad(name, value, NUMBER))
+}
+
+fn positive(name: &str, value: &str) -> Result<f32, SettingError> {
+    number(name, value).ok().filter(|v| *v > 0.0).ok_or_else(|| bad(name, value, POSITIVE))
 }
 
 fn count(name: &str, value: &str) -> Result<u32, SettingError> {
@@ -64,7 +71,7 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
     match name {
         "exploration" => c.exploration = number(name, value)?,
         "rave_bias" => c.rave_bias = number(name, value)?,
-        "rave_prior" => c.rave_prior = number(name, value)?,
+        "rave_prior" => c.rave_prior = positive(name, value)?,
         "expand_after" => c.expand_after = count(name, value)?,
         "knowledge_after" => c.knowledge_after = count(name, value)?,
         "reply_share" => {
@@ -135,6 +142,8 @@ mod tests {
             ("exploration=-1", bad("exploration", "-1", NUMBER)),
             ("exploration=NaN", bad("exploration", "NaN", NUMBER)),
             ("expand_after=2.5", bad("expand_after", "2.5", COUNT)),
+            ("rave_prior=0", bad("rave_prior", "0", POSITIVE)),
+            ("rave_prior=-2", bad("rave_prior", "-2", POSITIVE)),
             ("reply_share=1.5", bad("reply_share", "1.5", "a share from 0 to 1")),
             ("patterns=/tmp/x", bad("patterns", "/tmp/x", "none or builtin")),
             ("near=3", bad("near", "3", "none or ADJACENT:TWO, two factors from 1 up")),

@@ -1,0 +1,93 @@
+//! How the tree search rates the moves of a node on the way down.
+
+use super::super::SearchConfig;
+use super::Edge;
+
+/// How [`Mcts::select`] rates a move of a node: RAVE blended with the
+/// plain mean, plus the prior's bonus and a little exploration.
+///
+/// With `n` visits winning `w`, `m` all-moves-as-first visits (prior
+/// included) winning `a` and `k = 4 b²`, the minimum-error blend
+/// `(1 − β) w/n + β a/m` with `β = m / (n + m + k n m)` is
+/// `(w (1 + k m) + a) / (n + m + k n m)`: one division instead of three,
+/// and the same value at `n = 0`. The prior's and the exploration's terms
+/// share their `1 / √(n + 1)`. This is the search's hottest loop
+/// (docs/benchmarks.md, "The tree's own cost").
+pub(super) struct Rating {
+    /// The exploration constant times `√ln(parent visits + 1)`.
+    exploration: f32,
+    /// `4 b²` of the RAVE bias `b`.
+    k: f32,
+    rave_prior: f32,
+    prior_weight: f32,
+}
+
+impl Rating {
+    pub(super) fn at(config: &SearchConfig, parent_visits: u32) -> Rating {
+        Rating {
+            exploration: config.exploration * ((parent_visits + 1) as f32).ln().sqrt(),
+            k: 4.0 * config.rave_bias * config.rave_bias,
+            rave_prior: config.rave_prior,
+            prior_weight: config.prior_weight,
+        }
+    }
+
+    #[inline]
+    pub(super) fn of(&self, edge: &Edge) -> f32 {
+        let n_mc = edge.visits as f32;
+        let n_rave = edge.amaf_visits as f32 + self.rave_prior;
+        let amaf_wins = edge.amaf_wins + 0.5 * self.rave_prior;
+        let km = self.k * n_rave;
+        let blended = (edge.wins * (1.0 + km) + amaf_wins) / (n_mc + n_rave + km * n_mc);
+        blended + (self.prior_weight * edge.prior + self.exploration) / (n_mc + 1.0).sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::search::mcts::NONE;
+
+    /// The rating as the minimum-error schedule writes it, term by term.
+    fn textbook(config: &SearchConfig, parent_visits: u32, e: &Edge) -> f64 {
+        let (n, w) = (f64::from(e.visits), f64::from(e.wins));
+        let prior = f64::from(config.rave_prior);
+        let (m, a) = (f64::from(e.amaf_visits) + prior, f64::from(e.amaf_wins) + 0.5 * prior);
+        let b = f64::from(config.rave_bias);
+        let beta = m / (n + m + 4.0 * b * b * n * m);
+        let mean = if n > 0.0 { w / n } else { 0.0 };
+        let blended = (1.0 - beta) * mean + beta * a / m;
+        let bonus = f64::from(config.prior_weight) * f64::from(e.prior) / (n + 1.0).sqrt();
+        let explore = f64::from(config.exploration) * (f64::from(parent_visits + 1).ln() / (n + 1.0)).sqrt();
+        blended + bonus + explore
+    }
+
+    #[test]
+    fn the_rating_is_the_minimum_error_blend_with_its_bonuses() {
+        let config = SearchConfig { rave_prior: 2.0, ..SearchConfig::default() };
+        let mut checked = 0;
+        for visits in [0u32, 1, 7, 300, 90_000] {
+            for won in [0.0f32, 0.3, 1.0] {
+                for amaf_visits in [0u32, 1, 40, 250_000] {
+                    for amaf_won in [0.0f32, 0.55, 1.0] {
+                        let edge = Edge {
+                            cell: 0,
+                            visits,
+                            wins: won * visits as f32,
+                            amaf_visits,
+                            amaf_wins: amaf_won * amaf_visits as f32,
+                            child: NONE,
+                            prior: 0.04,
+                        };
+                        let parent = visits * 3 + 5;
+                        let fast = f64::from(Rating::at(&config, parent).of(&edge));
+                        let expected = textbook(&config, parent, &edge);
+                        assert!((fast - expected).abs() < 1e-5, "{edge:?}: {fast} against {expected}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 180);
+    }
+}
