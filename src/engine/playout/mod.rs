@@ -314,6 +314,13 @@ impl<B: Bits> BridgePlayouts<B> {
         out
     }
 
+    /// Whether `colour` holds `cell` on the board the last
+    /// [`BridgePlayouts::run`] filled.
+    #[inline]
+    pub fn took(&self, cell: usize, colour: Color) -> bool {
+        self.owner[cell] == code(colour)
+    }
+
     /// The winner of a full board from [`BridgePlayouts::run`].
     #[inline]
     pub fn winner(&self, full: &Stones<B>) -> Color {

@@ -19,6 +19,9 @@ use super::super::stones::Stones;
 use super::SearchConfig;
 
 mod knowledge;
+mod rating;
+
+use rating::Rating;
 
 const NONE: u32 = u32::MAX;
 
@@ -79,6 +82,20 @@ fn weigh(shapes: &Shapes, patterns: &Patterns, n: u8, last: Option<u16>, edges: 
     }
 }
 
+/// Counts an all-moves-as-first visit, won or not (`won` 1 or 0), for
+/// each of `edges` whose cell the mover took. Without a branch: about half
+/// the cells were the mover's, in no order a branch predictor could learn,
+/// and adding zero changes nothing (docs/benchmarks.md, "The tree's own
+/// cost").
+#[inline]
+fn credit(edges: &mut [Edge], won: f32, took: impl Fn(usize) -> bool) {
+    for edge in edges {
+        let hit = u32::from(took(edge.cell as usize));
+        edge.amaf_visits += hit;
+        edge.amaf_wins += hit as f32 * won;
+    }
+}
+
 /// The search over one board size.
 pub(crate) struct Mcts<B: Bits> {
     pub masks: Masks<B>,
@@ -95,7 +112,9 @@ pub(crate) struct Mcts<B: Bits> {
     path_nodes: Vec<u32>,
     path_edges: Vec<u32>,
     empties: Vec<u16>,
-    last_full: Option<Stones<B>>,
+    /// Whether this iteration ended in a playout, whose board then tells
+    /// who took which cell.
+    played_out: bool,
     /// The solver's fast checks, when the config asks for them.
     knowledge: Option<Knowledge<B>>,
     /// The board's neighbourhoods, when the config has patterns.
@@ -141,7 +160,7 @@ impl<B: Bits> Mcts<B> {
             path_nodes: Vec::with_capacity(cells + 1),
             path_edges: Vec::with_capacity(cells + 1),
             empties: Vec::with_capacity(cells),
-            last_full: None,
+            played_out: false,
             knowledge: (config.knowledge_after > 0).then(|| Knowledge::new(size)),
             // A zero weight makes priors pointless: do not pay for them.
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
@@ -220,31 +239,25 @@ impl<B: Bits> Mcts<B> {
         weigh(shapes, patterns, self.masks.size, last, &mut self.edges[first..]);
     }
 
-    /// The edge to follow from `node`: RAVE blended with the plain mean,
-    /// plus a little exploration.
+    /// The edge to follow from `node`: the best [`Rating`], a proven win
+    /// first and a proven loss last.
     fn select(&self, node: u32, mover: Color) -> u32 {
         let n = &self.nodes[node as usize];
-        let log_parent = ((n.visits + 1) as f32).ln();
-        let bias = self.config.rave_bias;
-        let rave_prior = self.config.rave_prior;
+        let rating = Rating::at(&self.config, n.visits);
         let mut best = n.first_edge;
         let mut best_value = f32::MIN;
         for e in n.first_edge..n.first_edge + n.edge_count as u32 {
             let edge = &self.edges[e as usize];
-            let value = if let Some((winner, _)) = self.child_proven(edge) {
+            let value = match self.child_proven(edge) {
                 // A proven child: take a win for the mover, avoid a loss.
-                if winner == mover { f32::MAX } else { -1.0 }
-            } else {
-                let (n_mc, n_rave) = (edge.visits as f32, edge.amaf_visits as f32);
-                let mc = if n_mc > 0.0 { edge.wins / n_mc } else { 0.0 };
-                let n_rave = n_rave + rave_prior;
-                let rave = (edge.amaf_wins + 0.5 * rave_prior) / n_rave;
-                let beta = n_rave / (n_mc + n_rave + 4.0 * bias * bias * n_mc * n_rave);
-                let blended = (1.0 - beta) * mc + beta * rave;
-                // Without priors (the default) no square root per edge.
-                let prior =
-                    if edge.prior > 0.0 { self.config.prior_weight * edge.prior / (n_mc + 1.0).sqrt() } else { 0.0 };
-                blended + prior + self.config.exploration * (log_parent / (n_mc + 1.0)).sqrt()
+                Some((winner, _)) => {
+                    if winner == mover {
+                        f32::MAX
+                    } else {
+                        -1.0
+                    }
+                }
+                None => rating.of(edge),
             };
             if value > best_value {
                 best_value = value;
@@ -381,12 +394,12 @@ impl<B: Bits> Mcts<B> {
     fn playout(&mut self, stones: &Stones<B>) -> Color {
         members(stones.empty_cells(&self.masks), self.cells, &mut self.empties);
         let full = self.playouts.run(stones, &self.empties, &mut self.rng);
-        self.last_full = Some(full);
+        self.played_out = true;
         self.playouts.winner(&full)
     }
 
     fn backup(&mut self, winner: Color) {
-        let full = self.last_full.take();
+        let played_out = std::mem::take(&mut self.played_out);
         let mut mover = self.root_stones.to_move;
         for (depth, &node) in self.path_nodes.iter().enumerate() {
             self.nodes[node as usize].visits += 1;
@@ -399,19 +412,17 @@ impl<B: Bits> Mcts<B> {
             }
             // All-moves-as-first: every move the mover made later in this
             // game counts for the edge of that cell here.
-            let played = match full {
-                Some(f) => f.of(mover),
-                None => self.path_moves_of(depth),
-            };
             let nd = self.nodes[node as usize];
             if nd.expanded {
                 let won = if winner == mover { 1.0 } else { 0.0 };
-                for e in nd.first_edge..nd.first_edge + nd.edge_count as u32 {
-                    let edge = &mut self.edges[e as usize];
-                    if played.has(edge.cell as usize) {
-                        edge.amaf_visits += 1;
-                        edge.amaf_wins += won;
-                    }
+                let range = nd.first_edge as usize..nd.first_edge as usize + nd.edge_count as usize;
+                if played_out {
+                    // The playout's own board of owners: a byte per cell,
+                    // cheaper to read than a bit of a wide set.
+                    credit(&mut self.edges[range], won, |cell| self.playouts.took(cell, mover));
+                } else {
+                    let played = self.path_moves_of(depth);
+                    credit(&mut self.edges[range], won, |cell| played.has(cell));
                 }
             }
             mover = mover.opponent();
