@@ -153,22 +153,60 @@ pub fn mcts_iterations(size: u8, iterations: u64) -> Rate {
     Rate { count: s.iterations(), elapsed: start.elapsed() }
 }
 
+/// Three stones of a typical opening on each board [`report`] measures
+/// the search after: on the empty board the priors are off, so its rate
+/// says little about a game's moves.
+fn opening(size: u8) -> &'static [&'static str] {
+    match size {
+        7 => &["c5", "d3", "e3"],
+        9 => &["c7", "e5", "d4"],
+        11 => &["d8", "f6", "e5"],
+        13 => &["e10", "g7", "f6"],
+        _ => &["e15", "j10", "h9"],
+    }
+}
+
+/// MCTS iterations after [`opening`]'s stones on an `size`×`size` board,
+/// in one search of `iterations` with the default settings (priors, the
+/// fast checks and the answers all on, as in a game).
+pub fn mcts_opening_iterations(size: u8, iterations: u64) -> Rate {
+    let mut game = Game::new(size, false).unwrap_or_else(|_| unreachable!("bench sizes are valid"));
+    for text in opening(size) {
+        let cell =
+            super::cell::Cell::parse(text, size).unwrap_or_else(|_| unreachable!("the openings are on the board"));
+        game.play(super::game::Move::Place(cell)).unwrap_or_else(|_| unreachable!("the openings are legal"));
+    }
+    let start = Instant::now();
+    let mut s = match Searcher::of_game(&game, SearchConfig::default()) {
+        Ok(s) => s,
+        Err(_) => unreachable!("three stones decide no game"),
+    };
+    s.run(iterations);
+    Rate { count: s.iterations(), elapsed: start.elapsed() }
+}
+
 /// The whole table that `cargo bench --bench engine` and `hexarena bench`
 /// print: per board size, uniform and bridge playouts/s and MCTS
-/// iterations/s, one core.
+/// iterations/s from the empty board and after three stones, one core.
 pub fn report(quick: bool) -> String {
     let t = Duration::from_millis(if quick { 200 } else { 2000 });
-    let mut out = format!("{:>6}  {:>14}  {:>14}  {:>14}\n", "board", "uniform/s", "bridge/s", "mcts iter/s");
+    let mut out = format!(
+        "{:>6}  {:>14}  {:>14}  {:>14}  {:>16}\n",
+        "board", "uniform/s", "bridge/s", "mcts iter/s", "after 3 stones/s"
+    );
     for size in [7u8, 9, 11, 13, 19] {
         let u = uniform_playouts(size, t);
         let b = bridge_playouts(size, t);
-        let m = mcts_iterations(size, if quick { 5_000 } else { 60_000 });
+        let iterations = if quick { 5_000 } else { 60_000 };
+        let m = mcts_iterations(size, iterations);
+        let o = mcts_opening_iterations(size, iterations);
         out.push_str(&format!(
-            "{:>6}  {:>14.0}  {:>14.0}  {:>14.0}\n",
+            "{:>6}  {:>14.0}  {:>14.0}  {:>14.0}  {:>16.0}\n",
             format!("{size}x{size}"),
             u.per_second(),
             b.per_second(),
-            m.per_second()
+            m.per_second(),
+            o.per_second()
         ));
     }
     out
