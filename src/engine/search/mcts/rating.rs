@@ -3,7 +3,7 @@
 use super::super::SearchConfig;
 use super::Edge;
 
-/// How [`Mcts::select`] rates a move of a node: RAVE blended with the
+/// How [`super::Mcts::select`] rates a move of a node: RAVE blended with the
 /// plain mean, plus the prior's bonus and a little exploration.
 ///
 /// With `n` visits winning `w`, `m` all-moves-as-first visits (prior
