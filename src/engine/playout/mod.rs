@@ -70,12 +70,17 @@ const OFF_BOARD: u16 = u16::MAX;
 pub struct BridgePlayouts<B: Bits> {
     masks: Masks<B>,
     /// For each cell, the six (stone, stone, other carrier) triples of the
-    /// bridges it is a carrier of, in ring order.
-    bridges: Vec<[(u16, u16, u16); 6]>,
+    /// bridges it is a carrier of, in ring order, as indices into `owner`
+    /// (whose last three entries stand for the two edges and off the
+    /// board), so that a test reads three bytes and never branches on
+    /// where a cell lies.
+    bridges: Vec<[[u16; 3]; 6]>,
     /// For each cell, its six neighbours in ring order (edges as their
     /// owners' marks).
     adjacent: Vec<[u16; 6]>,
     acceptance: Option<Acceptance>,
+    /// Who holds each cell, then the red edge, the blue edge and a cell
+    /// off the board (see `bridges`).
     owner: Vec<u8>,
     order: Vec<u16>,
     /// With weights: the empty cells' neighbour codes, kept up to date
@@ -89,6 +94,9 @@ pub struct BridgePlayouts<B: Bits> {
 const EMPTY: u8 = 0;
 const RED: u8 = 1;
 const BLUE: u8 = 2;
+/// Off the board: neither empty nor anyone's, and `RED & BLUE` is 0, so a
+/// pair of owners ANDed reads as a colour only when both hold it.
+const OFF: u8 = 3;
 
 fn code(colour: Color) -> u8 {
     match colour {
@@ -121,6 +129,13 @@ impl<B: Bits> BridgePlayouts<B> {
                 std::array::from_fn(|k| at(c.q as i16 + RING[k].0 as i16, c.r as i16 + RING[k].1 as i16))
             })
             .collect();
+        // Where the edges and the outside sit at the end of `owner`.
+        let slot = |at: u16| match at {
+            RED_EDGE => cells as u16,
+            BLUE_EDGE => cells as u16 + 1,
+            OFF_BOARD => cells as u16 + 2,
+            i => i,
+        };
         let bridges = (0..cells)
             .map(|i| {
                 let c = Cell::from_index(i, n);
@@ -132,16 +147,18 @@ impl<B: Bits> BridgePlayouts<B> {
                     let (a, d, b) = (RING[k], RING[(k + 1) % 6], RING[(k + 2) % 6]);
                     let d = at(q + d.0 as i16, r + d.1 as i16);
                     let d = if d >= RED_EDGE { OFF_BOARD } else { d };
-                    (at(q + a.0 as i16, r + a.1 as i16), at(q + b.0 as i16, r + b.1 as i16), d)
+                    [at(q + a.0 as i16, r + a.1 as i16), at(q + b.0 as i16, r + b.1 as i16), d].map(slot)
                 })
             })
             .collect();
+        let mut owner = vec![EMPTY; cells + 3];
+        owner[cells..].copy_from_slice(&[RED, BLUE, OFF]);
         BridgePlayouts {
             masks: Masks::new(n),
             bridges,
             adjacent,
             acceptance: None,
-            owner: vec![EMPTY; cells],
+            owner,
             order: Vec::with_capacity(cells),
             codes: Vec::new(),
             weighted: WeightedCells::new(0, 1),
@@ -165,7 +182,7 @@ impl<B: Bits> BridgePlayouts<B> {
 
     /// The same playouts, drawing cells by `acceptance`.
     pub fn weighted(mut self, acceptance: Acceptance) -> BridgePlayouts<B> {
-        let cells = self.owner.len();
+        let cells = self.cells();
         self.acceptance = Some(acceptance);
         self.codes = vec![0; cells];
         self.weighted = WeightedCells::new(cells, self.masks.size as usize);
@@ -248,6 +265,12 @@ impl<B: Bits> BridgePlayouts<B> {
         }
     }
 
+    /// The board's cell count (`owner` holds three more entries).
+    #[inline]
+    fn cells(&self) -> usize {
+        self.owner.len() - 3
+    }
+
     #[inline]
     fn owner_of(&self, at: u16) -> u8 {
         match at {
@@ -261,12 +284,8 @@ impl<B: Bits> BridgePlayouts<B> {
     /// The cell that saves `colour`'s bridge broken by a stone on `played`.
     #[inline]
     fn bridge_reply(&self, played: usize, colour: u8) -> Option<usize> {
-        for &(a, b, d) in &self.bridges[played] {
-            if d != OFF_BOARD
-                && self.owner[d as usize] == EMPTY
-                && self.owner_of(a) == colour
-                && self.owner_of(b) == colour
-            {
+        for &[a, b, d] in &self.bridges[played] {
+            if self.owner[d as usize] == EMPTY && self.owner[a as usize] & self.owner[b as usize] == colour {
                 return Some(d as usize);
             }
         }
@@ -276,14 +295,13 @@ impl<B: Bits> BridgePlayouts<B> {
     /// Plays the game out from `from` and returns the final board: every
     /// cell taken, so exactly one side has won.
     pub fn run(&mut self, from: &Stones<B>, empties: &[u16], rng: &mut Rng) -> Stones<B> {
-        for (i, o) in self.owner.iter_mut().enumerate() {
-            *o = if from.red.has(i) {
-                RED
-            } else if from.blue.has(i) {
-                BLUE
-            } else {
-                EMPTY
-            };
+        let cells = self.cells();
+        self.owner[..cells].fill(EMPTY);
+        for i in from.red.ones() {
+            self.owner[i] = RED;
+        }
+        for i in from.blue.ones() {
+            self.owner[i] = BLUE;
         }
         self.order.clear();
         self.order.extend_from_slice(empties);
@@ -331,7 +349,7 @@ impl<B: Bits> BridgePlayouts<B> {
 /// The indices of the set's members, in increasing order.
 pub fn members<B: Bits>(set: B, cells: usize, out: &mut Vec<u16>) {
     out.clear();
-    out.extend((0..cells).filter(|&i| set.has(i)).map(|i| i as u16));
+    out.extend(set.ones().take_while(|&i| i < cells).map(|i| i as u16));
 }
 
 #[cfg(test)]
@@ -381,7 +399,7 @@ mod tests {
     fn an_intrusion_into_a_bridge_is_answered() {
         // Red c2 and b4 form a bridge over b3 and c3.
         let mut p = BridgePlayouts::<u128>::new(5);
-        for (i, o) in p.owner.iter_mut().enumerate() {
+        for (i, o) in p.owner.iter_mut().take(25).enumerate() {
             *o = match Cell::from_index(i, 5) {
                 Cell { q: 2, r: 1 } | Cell { q: 1, r: 3 } => RED,
                 _ => EMPTY,
