@@ -69,7 +69,17 @@ fn gtp_thinks_for_a_time_per_move_in_cpu_time() {
     let script = "boardsize 7\ngenmove b\nplay w a1\ngenmove b\nshowboard\nquit\n";
     // The search's settings may be changed from the command line.
     let (ok, out, err) = hexarena(
-        &["gtp", "--time-per-move", "0.2", "--cpu-time", "--no-swap", "--search", "near=3:1.5,rave_prior=2"],
+        &[
+            "gtp",
+            "--time-per-move",
+            "0.2",
+            "--cpu-time",
+            "--extend",
+            "1.5",
+            "--no-swap",
+            "--search",
+            "near=3:1.5,rave_prior=2",
+        ],
         script,
     );
     assert!(ok, "{err}");
@@ -111,6 +121,9 @@ fn bad_command_lines_are_refused_with_a_reason() {
         (&["bench", "--budget", "5"][..], "--budget 5 goes with --solver N"),
         (&["bench", "--fast"][..], "unexpected argument '--fast'"),
         (&["gtp", "--cpu-time"][..], "--cpu-time goes with --time-per-move"),
+        (&["gtp", "--extend", "2"][..], "--extend goes with --time-per-move"),
+        (&["gtp", "--time-per-move", "1", "--extend", "0.5"][..], "'0.5' is not a valid value for --extend"),
+        (&["gtp", "--time-per-move", "1", "--extend", "NaN"][..], "'NaN' is not a valid value for --extend"),
         (&["gtp", "--search", "near=3"][..], "--search: near: '3' is not none or ADJACENT:TWO"),
         (&["gtp", "--search", "speed=9"][..], "--search: unknown setting 'speed'"),
     ] {

@@ -17,10 +17,12 @@ const HELP: &str = "hexarena — a Hex platform
 
 usage:
   hexarena                      serve the web app (LEPTOS_SITE_ADDR, LEPTOS_SITE_ROOT)
-  hexarena gtp [--level L] [--time-per-move SECONDS [--cpu-time]] [--no-swap] [--search S]
+  hexarena gtp [--level L] [--time-per-move SECONDS [--cpu-time] [--extend F]] [--no-swap] [--search S]
                                 the engine over GTP on stdin/stdout (HexGui, MoHex);
                                 --cpu-time counts the time per move in CPU time of
                                 the search thread (fair matches on a busy machine);
+                                --extend F lets a move whose best choice is still open
+                                at the end of its time think up to F times as long (1 to 4);
                                 GTP's time_settings and time_left put it on a game clock;
                                 --search name=value,... changes the timed search's settings
                                 (exploration, rave_bias, rave_prior, expand_after,
@@ -89,7 +91,7 @@ fn bench(rest: &[String]) -> Result<(), args::ArgsError> {
 fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
     let usage = concat!(
         "usage: hexarena gtp [--level beginner|casual|strong|max] [--time-per-move SECONDS [--cpu-time]] ",
-        "[--no-swap] [--search NAME=VALUE,...]"
+        "[--extend FACTOR] [--no-swap] [--search NAME=VALUE,...]"
     );
     let mut a = Args::new(rest, usage);
     let level = match a.value("--level")? {
@@ -100,6 +102,10 @@ fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
         .value("--time-per-move")?
         .map(|t| parse_duration(&t).filter(|d| !d.is_zero()).ok_or_else(|| a.bad("--time-per-move", &t)))
         .transpose()?;
+    let extend = a
+        .value("--extend")?
+        .map(|f| f.parse::<f64>().ok().filter(|f| (1.0..=4.0).contains(f)).ok_or_else(|| a.bad("--extend", &f)))
+        .transpose()?;
     let clock = if a.flag("--cpu-time") { ClockKind::ThreadCpu } else { ClockKind::Wall };
     let swap = !a.flag("--no-swap");
     let search = match a.value("--search")? {
@@ -108,13 +114,17 @@ fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
         None => SearchConfig::default(),
     };
     a.finish()?;
+    if extend.is_some() && time_per_move.is_none() {
+        return Err(args::ArgsError(format!("--extend goes with --time-per-move SECONDS\n{usage}")));
+    }
     if clock == ClockKind::ThreadCpu {
         if time_per_move.is_none() {
             return Err(args::ArgsError(format!("--cpu-time goes with --time-per-move SECONDS\n{usage}")));
         }
         ThinkingClock::start(clock).map_err(|e| args::ArgsError(e.to_string()))?;
     }
-    let mut session = Gtp::new(GtpOptions { level, time_per_move, clock, swap, search });
+    let extend = extend.unwrap_or(1.0);
+    let mut session = Gtp::new(GtpOptions { level, time_per_move, clock, extend, swap, search });
     let stdin = std::io::stdin();
     session.run(stdin.lock(), std::io::stdout().lock()).map_err(|e| args::ArgsError(format!("i/o error: {e}")))
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use self::clock::GameClocks;
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
-use crate::engine::search::clock::{ClockLeft, TimeControl, move_time, search_on_clock};
+use crate::engine::search::clock::{ClockLeft, TimeControl, move_time, search_on_clock, unsettled};
 use crate::engine::search::endgame;
 use crate::engine::search::level::{choose_move_with, move_budget, swaps, timed_proving};
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
@@ -29,6 +29,9 @@ pub struct GtpOptions {
     pub time_per_move: Option<Duration>,
     /// The clock `time_per_move` is measured on.
     pub clock: ClockKind,
+    /// How many times `time_per_move` a move may take when its best move
+    /// is still unsettled at the end of it (1: never longer).
+    pub extend: f64,
     /// Whether games allow the swap rule (HexGui's `swap-pieces`).
     pub swap: bool,
     /// The search of timed moves (`--time-per-move`, a game clock); the
@@ -42,6 +45,7 @@ impl Default for GtpOptions {
             level: Level::Strong,
             time_per_move: None,
             clock: ClockKind::Wall,
+            extend: 1.0,
             swap: true,
             search: SearchConfig::default(),
         }
@@ -274,6 +278,7 @@ impl Gtp {
     fn think_for(&mut self, limit: Duration, seed: u64) -> Option<Move> {
         // Checked when the session was configured; wall time is the fallback.
         let clock = ThinkingClock::start(self.options.clock).unwrap_or(ThinkingClock::Wall(Instant::now()));
+        let extended = limit.mul_f64(self.options.extend);
         let s = self.following.search(&self.game, SearchConfig { seed, ..self.options.search }).ok()?;
         let verdict = endgame::think(
             self.game.position(),
@@ -282,8 +287,16 @@ impl Gtp {
             limit,
             || clock.elapsed(),
             |s| {
-                while clock.elapsed() < limit && s.proven().is_none() {
-                    s.run(256);
+                let search_until = |s: &mut Searcher, until: Duration| {
+                    while clock.elapsed() < until && s.proven().is_none() {
+                        s.run(256);
+                    }
+                };
+                search_until(s, limit);
+                // One extension, once, as MoHex extends an unstable search:
+                // the time goes where the choice is still open.
+                if extended > limit && unsettled(&s.analysis(2)) {
+                    search_until(s, extended);
                 }
             },
         );

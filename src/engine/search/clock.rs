@@ -162,9 +162,17 @@ pub fn should_stop(time: MoveTime, spent: Duration, iterations_per_second: f64, 
         let still = (time.target - spent).as_secs_f64() * iterations_per_second;
         return if lead > still { Decision::Decided } else { Decision::Continue };
     }
+    if unsettled(analysis) { Decision::Continue } else { Decision::Settled }
+}
+
+/// Whether the best move is still open: unproved, and either the most
+/// visited move is not also the best rated or the runner-up is close
+/// behind in visits. `analysis` needs its two best moves.
+pub fn unsettled(analysis: &Analysis) -> bool {
+    let (Some(best), Some(second)) = (analysis.moves.first(), analysis.moves.get(1)) else { return false };
     let close = f64::from(second.visits) >= 0.6 * f64::from(best.visits);
     let better_rated = second.win_rate > best.win_rate + 0.01;
-    if close || better_rated { Decision::Continue } else { Decision::Settled }
+    best.proven.is_none() && (close || better_rated)
 }
 
 /// Runs `search` in slices of `slice` iterations until [`should_stop`]
@@ -197,7 +205,7 @@ mod tests {
     use super::*;
     use crate::engine::cell::Cell;
     use crate::engine::color::Color;
-    use crate::engine::search::MoveStat;
+    use crate::engine::search::{MoveStat, Proof};
 
     const fn s(secs: u64) -> Duration {
         Duration::from_secs(secs)
@@ -320,6 +328,17 @@ mod tests {
         );
         assert!(search.proven().is_some());
         assert!(asked <= 1);
+    }
+
+    #[test]
+    fn a_move_is_open_while_the_runner_up_is_close_or_better_rated() {
+        assert!(unsettled(&two_moves((5000, 4000), (0.6, 0.5))), "close in visits");
+        assert!(unsettled(&two_moves((8000, 2000), (0.5, 0.6))), "better rated");
+        assert!(!unsettled(&two_moves((8000, 2000), (0.6, 0.5))), "far behind and worse");
+        assert!(!unsettled(&two_moves((8000, 2000), (0.5, 0.505))), "better by less than a point");
+        let mut proved = two_moves((5000, 4000), (0.6, 0.5));
+        proved.moves[0].proven = Some(Proof { winner: Color::Red, winner_moves: 3 });
+        assert!(!unsettled(&proved), "a proved move is settled");
     }
 
     #[test]
