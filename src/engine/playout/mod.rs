@@ -75,8 +75,8 @@ pub struct BridgePlayouts<B: Bits> {
     /// board), so that a test reads three bytes and never branches on
     /// where a cell lies.
     bridges: Vec<[[u16; 3]; 6]>,
-    /// For each cell, its six neighbours in ring order (edges as their
-    /// owners' marks).
+    /// For each cell, its six neighbours in ring order, as indices into
+    /// `owner` like `bridges`.
     adjacent: Vec<[u16; 6]>,
     acceptance: Option<Acceptance>,
     /// Who holds each cell, then the red edge, the blue edge and a cell
@@ -123,12 +123,6 @@ impl<B: Bits> BridgePlayouts<B> {
                 (r * n + q) as u16
             }
         };
-        let adjacent = (0..cells)
-            .map(|i| {
-                let c = Cell::from_index(i, n);
-                std::array::from_fn(|k| at(c.q as i16 + RING[k].0 as i16, c.r as i16 + RING[k].1 as i16))
-            })
-            .collect();
         // Where the edges and the outside sit at the end of `owner`.
         let slot = |at: u16| match at {
             RED_EDGE => cells as u16,
@@ -136,6 +130,12 @@ impl<B: Bits> BridgePlayouts<B> {
             OFF_BOARD => cells as u16 + 2,
             i => i,
         };
+        let adjacent = (0..cells)
+            .map(|i| {
+                let c = Cell::from_index(i, n);
+                std::array::from_fn(|k| slot(at(c.q as i16 + RING[k].0 as i16, c.r as i16 + RING[k].1 as i16)))
+            })
+            .collect();
         let bridges = (0..cells)
             .map(|i| {
                 let c = Cell::from_index(i, n);
@@ -194,7 +194,7 @@ impl<B: Bits> BridgePlayouts<B> {
     fn code(&self, cell: usize) -> usize {
         let mut code = 0;
         for (k, &at) in self.adjacent[cell].iter().enumerate() {
-            let bits = match self.owner_of(at) {
+            let bits = match self.owner[at as usize] {
                 RED => weights::RED,
                 BLUE => weights::BLUE,
                 _ => weights::EMPTY,
@@ -255,7 +255,8 @@ impl<B: Bits> BridgePlayouts<B> {
         self.weighted.set(cell, [0, 0]);
         let bits = if colour == RED { weights::RED } else { weights::BLUE };
         for (k, &at) in self.adjacent[cell].iter().enumerate() {
-            if at >= RED_EDGE || self.owner[at as usize] != EMPTY {
+            // An edge's entry holds its owner, so it is never empty.
+            if self.owner[at as usize] != EMPTY {
                 continue;
             }
             // Seen from the neighbour, the stone lies the opposite way.
@@ -269,16 +270,6 @@ impl<B: Bits> BridgePlayouts<B> {
     #[inline]
     fn cells(&self) -> usize {
         self.owner.len() - 3
-    }
-
-    #[inline]
-    fn owner_of(&self, at: u16) -> u8 {
-        match at {
-            RED_EDGE => RED,
-            BLUE_EDGE => BLUE,
-            OFF_BOARD => EMPTY,
-            i => self.owner[i as usize],
-        }
     }
 
     /// The cell that saves `colour`'s bridge broken by a stone on `played`.
