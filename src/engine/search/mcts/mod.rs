@@ -51,6 +51,9 @@ pub(crate) struct Node {
     pub proven: Option<(Color, u16)>,
     /// Whether the solver's fast checks have pruned the edges.
     pub known: bool,
+    /// Whether a child may be proven. Until one is, choosing a move needs
+    /// only the edges' statistics, not a look at every child node.
+    pub proven_child: bool,
     /// Replies waiting for this node's expansion, as an index into
     /// [`Mcts::replies`] (`NONE`: none).
     pub waiting: u32,
@@ -58,7 +61,16 @@ pub(crate) struct Node {
 
 impl Node {
     fn new() -> Node {
-        Node { first_edge: 0, edge_count: 0, expanded: false, visits: 0, proven: None, known: false, waiting: NONE }
+        Node {
+            first_edge: 0,
+            edge_count: 0,
+            expanded: false,
+            visits: 0,
+            proven: None,
+            known: false,
+            proven_child: false,
+            waiting: NONE,
+        }
     }
 }
 
@@ -94,6 +106,22 @@ fn credit(edges: &mut [Edge], won: f32, took: impl Fn(usize) -> bool) {
         edge.amaf_visits += hit;
         edge.amaf_wins += hit as f32 * won;
     }
+}
+
+/// The index of the first of `edges` with the highest `value` (the first
+/// edge when there are none higher than `f32::MIN`).
+#[inline]
+fn best_of(edges: &[Edge], value: impl Fn(&Edge) -> f32) -> usize {
+    let mut best = 0;
+    let mut best_value = f32::MIN;
+    for (i, edge) in edges.iter().enumerate() {
+        let v = value(edge);
+        if v > best_value {
+            best_value = v;
+            best = i;
+        }
+    }
+    best
 }
 
 /// The search over one board size.
@@ -244,11 +272,10 @@ impl<B: Bits> Mcts<B> {
     fn select(&self, node: u32, mover: Color) -> u32 {
         let n = &self.nodes[node as usize];
         let rating = Rating::at(&self.config, n.visits);
-        let mut best = n.first_edge;
-        let mut best_value = f32::MIN;
-        for e in n.first_edge..n.first_edge + n.edge_count as u32 {
-            let edge = &self.edges[e as usize];
-            let value = match self.child_proven(edge) {
+        let first = n.first_edge as usize;
+        let edges = &self.edges[first..first + n.edge_count as usize];
+        let best = if n.proven_child {
+            best_of(edges, |edge| match self.child_proven(edge) {
                 // A proven child: take a win for the mover, avoid a loss.
                 Some((winner, _)) => {
                     if winner == mover {
@@ -258,13 +285,13 @@ impl<B: Bits> Mcts<B> {
                     }
                 }
                 None => rating.of(edge),
-            };
-            if value > best_value {
-                best_value = value;
-                best = e;
-            }
-        }
-        best
+            })
+        } else {
+            // The hot path: a loop over the edges alone (docs/benchmarks.md,
+            // "The tree's choice without its children").
+            best_of(edges, |edge| rating.of(edge))
+        };
+        (first + best) as u32
     }
 
     fn child_proven(&self, edge: &Edge) -> Option<(Color, u16)> {
@@ -428,6 +455,13 @@ impl<B: Bits> Mcts<B> {
             mover = mover.opponent();
         }
         self.propagate_proofs();
+        // Every node proven in this iteration lies on its path: tell each
+        // proven node's parent to look at its children when it chooses.
+        for depth in 1..self.path_nodes.len() {
+            if self.nodes[self.path_nodes[depth] as usize].proven.is_some() {
+                self.nodes[self.path_nodes[depth - 1] as usize].proven_child = true;
+            }
+        }
     }
 
     /// The cells `mover` took along the tree path from `depth` down, for
