@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check and test of hexarena: formatting, lints for both
-# targets, the engine's purity, unit/property/integration tests, and the
-# browser tests in headless Chromium against a real server.
+# targets (inside the builds), the engine's purity, unit, property and
+# integration tests, and the browser tests in headless Chromium against a
+# real server.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -50,19 +51,24 @@ fi
 step "formatting"
 cargo fmt --check
 
-step "lints (server, browser)"
-cargo clippy --features ssr --all-targets -- -D warnings
-cargo clippy --lib --features hydrate --target wasm32-unknown-unknown -- -D warnings
-cargo clippy -p hexarena-engine-worker --target wasm32-unknown-unknown -- -D warnings
-
 step "the engine is pure Rust and builds for wasm32 with no features"
 scripts/check-engine-purity.sh
 
-step "build the unit and server tests"
-cargo test --features ssr --no-run
+# Clippy's lints run inside the builds the suite makes anyway: with
+# clippy-driver as the workspace's compiler, each of our crates is compiled
+# as rustc would and linted on the way, so the dependencies are compiled
+# once instead of checked by `cargo clippy` and then compiled again
+# (docs/benchmarks.md, "The suite's lints inside its builds"). Registry
+# crates get `--cap-lints allow` from cargo, so `-D warnings` is ours only.
+# The same variables for every command that shares a build, or cargo
+# would compile it again.
+linted=(env RUSTC_WORKSPACE_WRAPPER=clippy-driver RUSTFLAGS="-D warnings")
+
+step "build the unit and server tests, with the server's lints (every target)"
+"${linted[@]}" cargo test --features ssr --no-run --all-targets
 
 step "unit, property, doc and server integration tests"
-cargo test --features ssr 2>&1 | tee -a "$log"
+"${linted[@]}" cargo test --features ssr 2>&1 | tee -a "$log"
 
 step "the engine in WebAssembly (Node) answers as natively"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
@@ -71,8 +77,8 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 step "solver proofs (optimised build: too slow unoptimised)"
 cargo test --release --lib -- engine::solver engine::bench engine::search::tests::losing_ engine::search::level::tests::small_boards_ 2>&1 | tee -a "$log"
 
-step "release bundles within their size budgets (compressed as served)"
-scripts/check-bundle-sizes.sh
+step "release bundles within their size budgets, with the pages' and the worker's lints"
+"${linted[@]}" scripts/check-bundle-sizes.sh
 
 # The browser tests run the release bundles just built (what visitors
 # get) against the debug server that building the tests made: a second,
