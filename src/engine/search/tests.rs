@@ -328,3 +328,26 @@ fn a_move_into_a_connection_makes_the_cells_that_restore_it_the_favourite_answer
     let (with, plain) = (searched(config), searched(without));
     assert!(with >= 0.6 - 1e-4 && plain < 0.6, "the answers' prior: {with} with the share, {plain} without");
 }
+
+#[test]
+fn every_node_with_a_proven_child_knows_it() {
+    // Without the solver's checks the tree proves its own nodes, and on
+    // 4×4 many of them within a few thousand iterations. A node whose flag
+    // is not set would choose as if no child were proven.
+    let g = game("4x4");
+    let config = SearchConfig { knowledge_after: 0, ..SearchConfig::default() };
+    let mut m = mcts::Mcts::<u128>::new(4, Stones::from_position(g.position()), None, config);
+    for _ in 0..2_000 {
+        m.iterate();
+    }
+    let proven = |e: &mcts::Edge| e.child != u32::MAX && m.nodes[e.child as usize].proven.is_some();
+    let mut with_proven_children = 0;
+    for node in m.nodes.iter().filter(|n| n.expanded && n.edge_count > 0) {
+        let edges = &m.edges[node.first_edge as usize..][..node.edge_count as usize];
+        if edges.iter().any(proven) {
+            with_proven_children += 1;
+            assert!(node.proven_child, "a node with a proven child chooses as if it had none");
+        }
+    }
+    assert!(with_proven_children > 10, "only {with_proven_children} nodes with proven children");
+}
