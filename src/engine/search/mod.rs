@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 pub use self::follow::Following;
 pub use self::level::{Level, choose_move};
 use self::mcts::Mcts;
+pub use self::mcts::PathFactors;
 use super::bits::{Bits, ForWidth, at_width};
 use super::cell::Cell;
 use super::color::Color;
@@ -98,6 +99,12 @@ pub struct SearchConfig {
     /// How much more likely a playout answers next to, or two steps from,
     /// the opponent's last stone than anywhere else (none: no more).
     pub near: Option<NearFactors>,
+    /// Whether the playouts below a node the fast checks have seen answer
+    /// a stone that breaks one of the connections they found.
+    pub playout_answers: bool,
+    /// How much more the priors weigh the cells on the sides' shortest
+    /// paths between their edges (none: no more).
+    pub paths: Option<PathFactors>,
 }
 
 impl Default for SearchConfig {
@@ -115,6 +122,8 @@ impl Default for SearchConfig {
             playout: None,
             reply_share: DEFAULT_REPLY_SHARE,
             near: None,
+            playout_answers: false,
+            paths: None,
         }
     }
 }
