@@ -22,7 +22,6 @@ mod connections;
 mod dead_cells;
 mod error;
 mod game;
-mod paths;
 mod playout;
 mod position;
 mod proof_templates;

@@ -19,7 +19,6 @@ use serde::{Deserialize, Serialize};
 pub use self::follow::Following;
 pub use self::level::{Level, choose_move};
 use self::mcts::Mcts;
-pub use self::mcts::PathFactors;
 use super::bits::{Bits, ForWidth, at_width};
 use super::cell::Cell;
 use super::color::Color;
@@ -102,9 +101,6 @@ pub struct SearchConfig {
     /// Whether the playouts below a node the fast checks have seen answer
     /// a stone that breaks one of the connections they found.
     pub playout_answers: bool,
-    /// How much more the priors weigh the cells on the sides' shortest
-    /// paths between their edges (none: no more).
-    pub paths: Option<PathFactors>,
 }
 
 impl Default for SearchConfig {
@@ -123,7 +119,6 @@ impl Default for SearchConfig {
             reply_share: DEFAULT_REPLY_SHARE,
             near: None,
             playout_answers: false,
-            paths: None,
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{NearFactors, PathFactors, SearchConfig};
+use super::{NearFactors, SearchConfig};
 use crate::engine::patterns::Patterns;
 
 /// Why a settings text was refused.
@@ -30,7 +30,7 @@ impl fmt::Display for SettingError {
 impl std::error::Error for SettingError {}
 
 /// Every name [`apply`] knows.
-pub const NAMES: [&str; 11] = [
+pub const NAMES: [&str; 10] = [
     "exploration",
     "rave_bias",
     "rave_prior",
@@ -41,7 +41,6 @@ pub const NAMES: [&str; 11] = [
     "patterns",
     "near",
     "answers",
-    "paths",
 ];
 
 const NUMBER: &str = "a number from 0 up";
@@ -91,9 +90,6 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
         "near" => {
             c.near = near(value).ok_or_else(|| bad(name, value, "none or ADJACENT:TWO, two factors from 1 up"))?
         }
-        "paths" => {
-            c.paths = paths(value).ok_or_else(|| bad(name, value, "none or BOTH:ONE, two factors from 0.01 to 100"))?
-        }
         "answers" => {
             c.playout_answers = value.parse::<bool>().map_err(|_| bad(name, value, "true or false"))?;
         }
@@ -111,17 +107,6 @@ fn near(value: &str) -> Option<Option<NearFactors>> {
     let (adjacent, two) = value.split_once(':')?;
     let factor = |v: &str| v.parse::<f32>().ok().filter(|f| f.is_finite() && (1.0..=1000.0).contains(f));
     Some(Some(NearFactors { adjacent: factor(adjacent)?, two: factor(two)? }))
-}
-
-/// `none`, or the factors of the cells on both sides' shortest paths and
-/// on one side's, `BOTH:ONE`.
-fn paths(value: &str) -> Option<Option<PathFactors>> {
-    if value == "none" {
-        return Some(None);
-    }
-    let (both, one) = value.split_once(':')?;
-    let factor = |v: &str| v.parse::<f32>().ok().filter(|f| f.is_finite() && (0.01..=100.0).contains(f));
-    Some(Some(PathFactors { both: factor(both)?, one: factor(one)? }))
 }
 
 /// `base` with every `name=value` of `spec` (joined by commas; `-` or
@@ -142,8 +127,7 @@ mod tests {
     #[test]
     fn settings_change_only_what_they_name() {
         let base = SearchConfig::default();
-        let c = parse("exploration=0.2, rave_prior=8,near=3:1.5,answers=true,paths=3:1.5", base).unwrap();
-        assert_eq!(c.paths, Some(PathFactors { both: 3.0, one: 1.5 }));
+        let c = parse("exploration=0.2, rave_prior=8,near=3:1.5,answers=true", base).unwrap();
         assert_eq!(c.exploration, 0.2);
         assert_eq!(c.rave_prior, 8.0);
         assert_eq!(c.near, Some(NearFactors { adjacent: 3.0, two: 1.5 }));
@@ -153,7 +137,6 @@ mod tests {
             rave_prior: base.rave_prior,
             near: None,
             playout_answers: base.playout_answers,
-            paths: None,
             ..c
         };
         assert_eq!(undone, base);
@@ -178,8 +161,6 @@ mod tests {
             ("near=3", bad("near", "3", "none or ADJACENT:TWO, two factors from 1 up")),
             ("near=0.5:2", bad("near", "0.5:2", "none or ADJACENT:TWO, two factors from 1 up")),
             ("answers=yes", bad("answers", "yes", "true or false")),
-            ("paths=2", bad("paths", "2", "none or BOTH:ONE, two factors from 0.01 to 100")),
-            ("paths=0:2", bad("paths", "0:2", "none or BOTH:ONE, two factors from 0.01 to 100")),
         ] {
             assert_eq!(parse(spec, base), Err(expected), "{spec}");
         }

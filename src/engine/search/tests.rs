@@ -396,36 +396,3 @@ fn playouts_below_a_checked_node_keep_the_connections_it_found() {
         "c4 reached its edge in {with} playouts of 1000 with answers, {without} without"
     );
 }
-
-#[test]
-fn the_shortest_paths_weigh_on_the_priors_by_their_factors() {
-    let g = game("9x9 c3 e5 g4 d6");
-    let stones = Stones::from_position(g.position());
-    let last = Some(Cell::parse("d6", 9).unwrap().index(9) as u16);
-    let plain = SearchConfig { knowledge_after: 0, ..SearchConfig::default() };
-    let factors = PathFactors { both: 4.0, one: 2.0 };
-    let weighed = SearchConfig { paths: Some(factors), ..plain };
-    let (p, w) = (mcts::Mcts::<u128>::new(9, stones, last, plain), mcts::Mcts::<u128>::new(9, stones, last, weighed));
-    let masks = crate::engine::bits::Masks::<u128>::new(9);
-    let on = |colour| crate::engine::paths::shortest(&masks, &stones, colour).unwrap().1;
-    let (own, theirs) = (on(stones.to_move), on(stones.to_move.opponent()));
-    assert!(own & theirs != 0 && own & !theirs != 0, "the test needs cells on both paths and on one");
-    // Each move's prior is multiplied by its cell's factor, then all are
-    // scaled alike to sum to one.
-    let scale: Vec<f32> = edges_of(&p, 0)
-        .iter()
-        .zip(edges_of(&w, 0))
-        .map(|(a, b)| {
-            assert_eq!(a.cell, b.cell);
-            let c = a.cell as usize;
-            let factor = match (own.has(c), theirs.has(c)) {
-                (true, true) => factors.both,
-                (false, false) => 1.0,
-                _ => factors.one,
-            };
-            b.prior / a.prior / factor
-        })
-        .collect();
-    assert!(scale.iter().all(|s| (s / scale[0] - 1.0).abs() < 1e-4), "{scale:?}");
-    assert!((edges_of(&w, 0).iter().map(|e| e.prior).sum::<f32>() - 1.0).abs() < 1e-3);
-}

@@ -5,7 +5,6 @@
 use std::rc::Rc;
 
 use super::*;
-use crate::engine::paths;
 
 impl<B: Bits> Solver<B> {
     /// Where `s` (whose key is `key`) stands, remembered for undecided
@@ -182,8 +181,17 @@ impl<B: Bits> Solver<B> {
     /// Stones `colour` still needs to join its edges if the opponent never
     /// played again: a cheap estimate of how hard its win is to prove.
     pub(super) fn distance(&self, s: &Stones<B>, colour: Color) -> u32 {
-        let (own, first, second) = paths::sides(&self.masks, s, colour);
-        paths::sweep(&self.masks, own, s.empty_cells(&self.masks), first, second, |_| {}).unwrap_or(INF / 1024)
+        let (own, first, second) = self.sides(s, colour);
+        sweep(&self.masks, own, s.empty_cells(&self.masks), first, second, |_| {}).unwrap_or(INF / 1024)
+    }
+
+    /// `colour`'s stones and its two edges.
+    pub(super) fn sides(&self, s: &Stones<B>, colour: Color) -> (B, B, B) {
+        let m = &self.masks;
+        match colour {
+            Color::Red => (s.red, m.left, m.right),
+            Color::Blue => (s.blue, m.top, m.bottom),
+        }
     }
 
     /// The distance of `colour` (as [`Solver::distance`]) and the empty
@@ -191,6 +199,41 @@ impl<B: Bits> Solver<B> {
     /// each edge: a stone on such a cell shortens the path by one, a stone
     /// elsewhere leaves it as it was.
     pub(super) fn shortest(&self, s: &Stones<B>, colour: Color) -> (u32, B) {
-        paths::shortest(&self.masks, s, colour).unwrap_or((INF / 1024, B::zero()))
+        let m = &self.masks;
+        let (own, first, second) = self.sides(s, colour);
+        let empty = s.empty_cells(m);
+        // Empty cells by their cost from each edge (the cell included).
+        let (mut forward, mut backward) = (vec![B::zero()], vec![B::zero()]);
+        let Some(d) = sweep(m, own, empty, first, second, |step| forward.push(step)) else {
+            return (INF / 1024, B::zero());
+        };
+        // The backward sweep may stop early; the layers it needs are there.
+        let _ = sweep(m, own, empty, second, first, |step| backward.push(step));
+        let mut on_path = B::zero();
+        for (k, &ahead) in forward.iter().enumerate().skip(1) {
+            if let Some(&back) = backward.get(d as usize + 1 - k) {
+                on_path = on_path | (ahead & back);
+            }
+        }
+        (d, on_path)
     }
+}
+
+/// Breadth-first from edge `from` to edge `to` where `own` stones cost
+/// nothing and empty cells one each: the cost of the cheapest path, or
+/// `None` when there is none. Each layer of empty cells reached (cost 1,
+/// 2, …) goes to `layer`.
+fn sweep<B: Bits>(m: &Masks<B>, own: B, empty: B, from: B, to: B, mut layer: impl FnMut(B)) -> Option<u32> {
+    let mut reach = m.flood(from, own);
+    let mut cost = 0;
+    while (reach & to).is_zero() {
+        let step = (m.grow(reach) | from) & empty & !reach;
+        if step.is_zero() {
+            return None;
+        }
+        layer(step);
+        cost += 1;
+        reach = m.flood(reach | step, own | step | reach);
+    }
+    Some(cost)
 }

@@ -18,11 +18,8 @@ use super::super::solver::Knowledge;
 use super::super::stones::Stones;
 use super::SearchConfig;
 
-mod contest;
 mod knowledge;
 mod rating;
-
-pub use contest::PathFactors;
 
 use rating::Rating;
 
@@ -280,9 +277,6 @@ impl<B: Bits> Mcts<B> {
         let (Some(shapes), Some(patterns)) = (self.shapes.as_mut(), self.config.patterns) else { return };
         shapes.load(stones);
         weigh(shapes, patterns, self.masks.size, last, &mut self.edges[first..]);
-        if let Some(factors) = self.config.paths {
-            contest::weigh_paths(&self.masks, factors, stones, &mut self.edges[first..]);
-        }
     }
 
     /// The edge to follow from `node`: the best [`Rating`], a proven win
