@@ -11,8 +11,8 @@
 //! Settings are `name=value` pairs joined by commas, changing the engine's
 //! defaults: those of `engine::search::settings` (`exploration`,
 //! `rave_bias`, `rave_prior`, `expand_after`, `knowledge_after`,
-//! `prior_weight`, `reply_share`, `near`, `answers`, `patterns`; which the
-//! GTP engine takes too, `hexarena gtp --search …`), a pattern file's path for
+//! `prior_weight`, `reply_share`, `near`, `patterns`; which the GTP engine
+//! takes too, `hexarena gtp --search …`), a pattern file's path for
 //! `patterns`, `playout` (`none`, a cap for the built-in playout weights,
 //! or `CAP:FILE`), `prove` (the share of a move's time the solver takes
 //! first, 0 by default here, unlike the GTP engine) and `prove_empty` (the

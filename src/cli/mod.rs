@@ -26,8 +26,7 @@ usage:
                                 GTP's time_settings and time_left put it on a game clock;
                                 --search name=value,... changes the timed search's settings
                                 (exploration, rave_bias, rave_prior, expand_after,
-                                knowledge_after, reply_share, prior_weight, patterns, near,
-                                answers)
+                                knowledge_after, reply_share, prior_weight, patterns, near)
   hexarena analyze --size N [--moves \"a1 b2\"] [--time 2s | --playouts N] [--top N] [--swap]
                                 a position's best moves as JSON
   hexarena bench [--quick]      engine speed: playouts/s and search iterations/s

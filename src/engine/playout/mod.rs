@@ -8,17 +8,14 @@
 
 use super::bits::{Bits, Masks};
 use super::cell::{Cell, NEIGHBOUR_OFFSETS};
-use super::color::{ByColor, Color};
+use super::color::Color;
 use super::patterns::playout::{self as weights, Acceptance};
 use super::rng::Rng;
 use super::stones::Stones;
 use super::weighted_cells::WeightedCells;
 
-mod answers;
 mod near;
 
-use answers::Answering;
-pub use answers::{Answer, AnswerTable, NO_CELL};
 use near::NearDraw;
 pub use near::NearFactors;
 
@@ -92,9 +89,6 @@ pub struct BridgePlayouts<B: Bits> {
     weighted: WeightedCells,
     /// Answers near the opponent's last stone, when asked for.
     near: Option<NearDraw>,
-    /// Answers to a stone that breaks a longer connection than a bridge,
-    /// while a playout runs (see [`answers`]).
-    answering: Answering,
 }
 
 const EMPTY: u8 = 0;
@@ -169,7 +163,6 @@ impl<B: Bits> BridgePlayouts<B> {
             codes: Vec::new(),
             weighted: WeightedCells::new(0, 1),
             near: None,
-            answering: Answering::new(cells),
         }
     }
 
@@ -293,19 +286,6 @@ impl<B: Bits> BridgePlayouts<B> {
     /// Plays the game out from `from` and returns the final board: every
     /// cell taken, so exactly one side has won.
     pub fn run(&mut self, from: &Stones<B>, empties: &[u16], rng: &mut Rng) -> Stones<B> {
-        self.run_answering(from, empties, ByColor { red: &[], blue: &[] }, rng)
-    }
-
-    /// [`BridgePlayouts::run`], each side also answering a stone that
-    /// breaks one of its connections by its table in `answers`.
-    pub fn run_answering(
-        &mut self,
-        from: &Stones<B>,
-        empties: &[u16],
-        answers: ByColor<&[Answer]>,
-        rng: &mut Rng,
-    ) -> Stones<B> {
-        self.answering.load(answers);
         let cells = self.cells();
         self.owner[..cells].fill(EMPTY);
         for i in from.red.ones() {
@@ -339,11 +319,7 @@ impl<B: Bits> BridgePlayouts<B> {
             left -= 1;
             mover = mover.opponent();
             reply = self.bridge_reply(cell, code(mover));
-            if reply.is_none() {
-                reply = self.answering.answer(mover, cell, |c| self.owner[c] == EMPTY, rng);
-            }
         }
-        self.answering.clear();
         out
     }
 

@@ -98,9 +98,6 @@ pub struct SearchConfig {
     /// How much more likely a playout answers next to, or two steps from,
     /// the opponent's last stone than anywhere else (none: no more).
     pub near: Option<NearFactors>,
-    /// Whether the playouts below a node the fast checks have seen answer
-    /// a stone that breaks one of the connections they found.
-    pub playout_answers: bool,
 }
 
 impl Default for SearchConfig {
@@ -118,7 +115,6 @@ impl Default for SearchConfig {
             playout: None,
             reply_share: DEFAULT_REPLY_SHARE,
             near: None,
-            playout_answers: false,
         }
     }
 }

@@ -30,7 +30,7 @@ impl fmt::Display for SettingError {
 impl std::error::Error for SettingError {}
 
 /// Every name [`apply`] knows.
-pub const NAMES: [&str; 10] = [
+pub const NAMES: [&str; 9] = [
     "exploration",
     "rave_bias",
     "rave_prior",
@@ -40,7 +40,6 @@ pub const NAMES: [&str; 10] = [
     "prior_weight",
     "patterns",
     "near",
-    "answers",
 ];
 
 const NUMBER: &str = "a number from 0 up";
@@ -90,9 +89,6 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
         "near" => {
             c.near = near(value).ok_or_else(|| bad(name, value, "none or ADJACENT:TWO, two factors from 1 up"))?
         }
-        "answers" => {
-            c.playout_answers = value.parse::<bool>().map_err(|_| bad(name, value, "true or false"))?;
-        }
         _ => return Err(SettingError::Unknown(name.to_string())),
     }
     Ok(c)
@@ -127,19 +123,11 @@ mod tests {
     #[test]
     fn settings_change_only_what_they_name() {
         let base = SearchConfig::default();
-        let c = parse("exploration=0.2, rave_prior=8,near=3:1.5,answers=true", base).unwrap();
+        let c = parse("exploration=0.2, rave_prior=8,near=3:1.5", base).unwrap();
         assert_eq!(c.exploration, 0.2);
         assert_eq!(c.rave_prior, 8.0);
         assert_eq!(c.near, Some(NearFactors { adjacent: 3.0, two: 1.5 }));
-        assert!(c.playout_answers);
-        let undone = SearchConfig {
-            exploration: base.exploration,
-            rave_prior: base.rave_prior,
-            near: None,
-            playout_answers: base.playout_answers,
-            ..c
-        };
-        assert_eq!(undone, base);
+        assert_eq!(SearchConfig { exploration: base.exploration, rave_prior: base.rave_prior, near: None, ..c }, base);
         assert_eq!(parse("-", base).unwrap(), base);
         assert_eq!(parse("", base).unwrap(), base);
         assert_eq!(parse("patterns=none", base).unwrap().patterns, None);
@@ -160,7 +148,6 @@ mod tests {
             ("patterns=/tmp/x", bad("patterns", "/tmp/x", "none or builtin")),
             ("near=3", bad("near", "3", "none or ADJACENT:TWO, two factors from 1 up")),
             ("near=0.5:2", bad("near", "0.5:2", "none or ADJACENT:TWO, two factors from 1 up")),
-            ("answers=yes", bad("answers", "yes", "true or false")),
         ] {
             assert_eq!(parse(spec, base), Err(expected), "{spec}");
         }

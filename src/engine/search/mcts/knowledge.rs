@@ -1,13 +1,10 @@
 //! The solver's fast checks in the tree: a node visited often enough has
 //! its moves cut down to those the checks leave, may be decided outright,
 //! and hands the nodes below it the answers that restore a connection a
-//! move breaks: to the tree's nodes as favourites, to the playouts as
-//! replies.
+//! move breaks.
 
 use super::{Mcts, NONE, Node};
 use crate::engine::bits::Bits;
-use crate::engine::connections::Exposed;
-use crate::engine::playout::{Answer, NO_CELL};
 use crate::engine::solver::Known;
 use crate::engine::stones::Stones;
 
@@ -48,38 +45,8 @@ impl<B: Bits> Mcts<B> {
             // from here: not trusted.
             self.nodes[node as usize].proven = None;
         }
-        let wanted = self.config.reply_share > 0.0 || self.config.playout_answers;
-        let Some(knowledge) = self.knowledge.as_ref().filter(|_| open && wanted) else { return };
-        // The breakable connections are the same for every move: found once.
-        let exposed = knowledge.exposed();
-        if self.config.reply_share > 0.0 {
-            self.note_replies(first..first + kept, &exposed);
-        }
-        if self.config.playout_answers {
-            self.note_answers(node, stones, &exposed);
-        }
-    }
-
-    /// Keeps, for the playouts below `node` (at `stones`), the opponent's
-    /// answer to each cell that breaks one of its connections in
-    /// `exposed`.
-    fn note_answers(&mut self, node: u32, stones: &Stones<B>, exposed: &[Exposed<B>]) {
-        let Some(knowledge) = self.knowledge.as_ref() else { return };
-        let fragile = exposed.iter().fold(B::zero(), |all, e| all | e.common) & stones.empty_cells(&self.masks);
-        let cells = self.cells;
-        let table: Box<[Answer]> = fragile
-            .ones()
-            .take_while(|&probe| probe < cells)
-            .filter_map(|probe| {
-                let mut replies = knowledge.replies_among(exposed, probe).ones().take_while(|&c| c < cells);
-                let first = replies.next()? as u16;
-                let second = replies.next().map_or(NO_CELL, |c| c as u16);
-                Some(Answer { probe: probe as u16, replies: [first, second] })
-            })
-            .collect();
-        if !table.is_empty() {
-            self.nodes[node as usize].table = self.tables.len() as u32;
-            self.tables.push(table);
+        if open && self.config.reply_share > 0.0 {
+            self.note_replies(first..first + kept);
         }
     }
 
@@ -89,7 +56,10 @@ impl<B: Bits> Mcts<B> {
     /// answers an intrusion into an edge template or a chain of bridges
     /// first, as a player would, instead of finding the answer among all
     /// the moves.
-    fn note_replies(&mut self, edges: std::ops::Range<usize>, exposed: &[Exposed<B>]) {
+    fn note_replies(&mut self, edges: std::ops::Range<usize>) {
+        let Some(knowledge) = self.knowledge.as_ref() else { return };
+        // The fragile cells are the same for every move: found once.
+        let exposed = knowledge.exposed();
         let fragile = exposed.iter().fold(B::zero(), |all, e| all | e.common);
         for e in edges {
             let Some(knowledge) = self.knowledge.as_ref() else { return };
@@ -97,7 +67,7 @@ impl<B: Bits> Mcts<B> {
             if !fragile.has(probe) {
                 continue;
             }
-            let replies = knowledge.replies_among(exposed, probe);
+            let replies = knowledge.replies_among(&exposed, probe);
             if replies.is_zero() {
                 continue;
             }
@@ -127,13 +97,6 @@ impl<B: Bits> Mcts<B> {
     pub fn waiting(&self, node: u32) -> Option<B> {
         let waiting = self.nodes.get(node as usize)?.waiting;
         (waiting != NONE).then(|| self.replies[waiting as usize])
-    }
-
-    /// The playouts' answers `node` keeps, if any.
-    #[cfg(test)]
-    pub fn table(&self, node: u32) -> Option<&[crate::engine::playout::Answer]> {
-        let table = self.nodes.get(node as usize)?.table;
-        (table != NONE).then(|| &self.tables[table as usize][..])
     }
 
     /// Whether any node has had replies waiting.

@@ -8,11 +8,11 @@
 //! the search play a one-move win and answer a one-move threat exactly.
 
 use super::super::bits::{Bits, Masks};
-use super::super::color::{ByColor, Color};
+use super::super::color::Color;
 use super::super::patterns::playout::Acceptance;
 use super::super::patterns::shape::canonical;
 use super::super::patterns::{Patterns, Shapes, near};
-use super::super::playout::{Answer, AnswerTable, BridgePlayouts, members};
+use super::super::playout::{BridgePlayouts, members};
 use super::super::rng::Rng;
 use super::super::solver::Knowledge;
 use super::super::stones::Stones;
@@ -57,9 +57,6 @@ pub(crate) struct Node {
     /// Replies waiting for this node's expansion, as an index into
     /// [`Mcts::replies`] (`NONE`: none).
     pub waiting: u32,
-    /// The answers the playouts below take from this node, once its fast
-    /// checks have run, as an index into [`Mcts::tables`] (`NONE`: none).
-    pub table: u32,
 }
 
 impl Node {
@@ -73,7 +70,6 @@ impl Node {
             known: false,
             proven_child: false,
             waiting: NONE,
-            table: NONE,
         }
     }
 }
@@ -157,12 +153,6 @@ pub(crate) struct Mcts<B: Bits> {
     /// reads one field of its node instead of hashing, and the list is
     /// rebuilt with the arenas on a reroot.
     replies: Vec<B>,
-    /// The playouts' answers found at nodes (see [`Mcts::learn`]), as
-    /// nodes index them; rebuilt with the arenas on a reroot.
-    tables: Vec<AnswerTable>,
-    /// In this iteration, the deepest such table on the path for each side
-    /// that answers (`NONE`: none yet).
-    answering: ByColor<u32>,
 }
 
 impl<B: Bits> Mcts<B> {
@@ -203,8 +193,6 @@ impl<B: Bits> Mcts<B> {
             // A zero weight makes priors pointless: do not pay for them.
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
             replies: Vec::new(),
-            tables: Vec::new(),
-            answering: ByColor { red: NONE, blue: NONE },
         };
         m.nodes.push(Node::new());
         m.expand(0, &root, last);
@@ -332,15 +320,10 @@ impl<B: Bits> Mcts<B> {
         }
         // Copy the subtree into fresh arenas, depth first.
         let mut replies = Vec::new();
-        let mut tables = Vec::new();
         let mut keep = |mut nd: Node| {
             if nd.waiting != NONE {
                 replies.push(self.replies[nd.waiting as usize]);
                 nd.waiting = replies.len() as u32 - 1;
-            }
-            if nd.table != NONE {
-                tables.push(std::mem::take(&mut self.tables[nd.table as usize]));
-                nd.table = tables.len() as u32 - 1;
             }
             nd
         };
@@ -367,7 +350,6 @@ impl<B: Bits> Mcts<B> {
         self.nodes = nodes;
         self.edges = edges;
         self.replies = replies;
-        self.tables = tables;
         self.root_stones = stones;
         self.iterations = self.nodes[0].visits as u64;
         if !self.nodes[0].expanded {
@@ -384,7 +366,6 @@ impl<B: Bits> Mcts<B> {
         self.path_edges.clear();
         let mut stones = self.root_stones;
         let mut node = 0u32;
-        self.answering = ByColor { red: NONE, blue: NONE };
         let winner = loop {
             self.path_nodes.push(node);
             let below_root = self.path_nodes.len() > 1;
@@ -405,12 +386,6 @@ impl<B: Bits> Mcts<B> {
                 if below_root && let Some((winner, _)) = self.nodes[node as usize].proven {
                     break winner;
                 }
-            }
-            let table = self.nodes[node as usize].table;
-            if table != NONE {
-                // The node's checks found the connections of the side not
-                // to move.
-                self.answering[stones.to_move.opponent()] = table;
             }
             if self.nodes[node as usize].edge_count == 0 {
                 break self.playout(&stones);
@@ -445,11 +420,7 @@ impl<B: Bits> Mcts<B> {
     /// Plays out from `stones`, remembering the final board for AMAF.
     fn playout(&mut self, stones: &Stones<B>) -> Color {
         members(stones.empty_cells(&self.masks), self.cells, &mut self.empties);
-        let tables = &self.tables;
-        let answers = self.answering.map(|t| -> &[Answer] {
-            if t == NONE { &[] } else { &tables[t as usize] }
-        });
-        let full = self.playouts.run_answering(stones, &self.empties, answers, &mut self.rng);
+        let full = self.playouts.run(stones, &self.empties, &mut self.rng);
         self.played_out = true;
         self.playouts.winner(&full)
     }
