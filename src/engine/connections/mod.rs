@@ -45,6 +45,26 @@ pub enum EdgeLink<B> {
     None,
 }
 
+/// How many connections H-search keeps for each pair of ends: longer lists
+/// find more (a full connection needs its semis, an OR needs them all at
+/// once) and cost more time on every search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListLimits {
+    /// Full connections per pair.
+    pub full: usize,
+    /// Semi connections per pair.
+    pub semi: usize,
+    /// Semi connections between the two edges, whose list decides what
+    /// the opponent must play.
+    pub edge_semi: usize,
+}
+
+impl Default for ListLimits {
+    fn default() -> Self {
+        ListLimits { full: 6, semi: 10, edge_semi: 24 }
+    }
+}
+
 /// The connections between two ends: carriers with the stones they need,
 /// semis with their keys.
 #[derive(Clone, Debug)]
@@ -104,6 +124,7 @@ pub struct Connections<B: Bits> {
     /// Scratch: the full connections one new semi makes with its pair's
     /// others.
     ors: Vec<(B, u32)>,
+    limits: ListLimits,
     /// The edge templates placed on the board, by colour (Red, Blue) and anchor
     /// cell: (edge end, carrier, need).
     anchored: [Vec<Vec<(u16, B, u32)>>; 2],
@@ -121,8 +142,15 @@ pub struct Exposed<B> {
 }
 
 impl<B: Bits> Connections<B> {
-    /// H-search for an `n`×`n` board.
+    /// H-search for an `n`×`n` board, with the default list limits.
+    #[cfg(test)]
     pub fn new(n: u8) -> Connections<B> {
+        Self::with_limits(n, ListLimits::default())
+    }
+
+    /// H-search for an `n`×`n` board keeping up to `limits` connections a
+    /// pair.
+    pub fn with_limits(n: u8, limits: ListLimits) -> Connections<B> {
         let masks = Masks::new(n);
         let cells = n as usize * n as usize;
         let neighbours: Vec<B> = (0..cells).map(|i| masks.grow(B::single(i)) & !B::single(i)).collect();
@@ -152,6 +180,7 @@ impl<B: Bits> Connections<B> {
             done: false,
             truncated: false,
             ors: Vec::new(),
+            limits,
             anchored: [anchored(n, Color::Red), anchored(n, Color::Blue)],
             touch: Vec::new(),
         }

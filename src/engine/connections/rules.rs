@@ -5,13 +5,6 @@
 use super::{Connections, Event};
 use crate::engine::bits::Bits;
 
-/// Full connections kept per pair of ends.
-const FULL_LIMIT: usize = 6;
-/// Semi connections kept per pair of ends, and for the two edges (whose
-/// list decides what the opponent must play).
-const SEMI_LIMIT: usize = 10;
-const EDGE_SEMI_LIMIT: usize = 24;
-
 impl<B: Bits> Connections<B> {
     pub(super) fn add_full(&mut self, x: u16, y: u16, carrier: B, need: u32) {
         let p = self.pair_index(x, y);
@@ -19,7 +12,7 @@ impl<B: Bits> Connections<B> {
         if pair.fulls.iter().any(|&(f, n)| (f & !carrier).is_zero() && n <= need) {
             return;
         }
-        if pair.fulls.len() >= FULL_LIMIT {
+        if pair.fulls.len() >= self.limits.full {
             self.truncated = true;
             return;
         }
@@ -35,7 +28,7 @@ impl<B: Bits> Connections<B> {
 
     pub(super) fn add_semi(&mut self, x: u16, y: u16, carrier: B, key: u16, need: u32) {
         let p = self.pair_index(x, y);
-        let limit = if p == Self::EDGE_TO_EDGE { EDGE_SEMI_LIMIT } else { SEMI_LIMIT };
+        let limit = if p == Self::EDGE_TO_EDGE { self.limits.edge_semi } else { self.limits.semi };
         let pair = &mut self.pairs[p];
         if pair.fulls.iter().any(|&(f, n)| (f & !carrier).is_zero() && n <= need)
             || pair.semis.iter().any(|&(s, _, n)| (s & !carrier).is_zero() && n <= need)

@@ -146,6 +146,21 @@ fn a_fourth_row_stone_with_room_below_is_joined() {
     assert!(matches!(l, EdgeLink::Full { .. }), "{l:?}");
 }
 
+#[test]
+fn short_lists_miss_what_an_or_of_several_semis_builds() {
+    // The fourth-row template needs several semis kept for one pair: with
+    // a single one, nothing ORs into a full connection.
+    let g = Record::from_text("7x7 e1 d1 f1 d2 g1 d3 e2 d4", 11).unwrap().to_game(false).unwrap();
+    let s = Stones::<u128>::from_position(g.position());
+    let m = Masks::<u128>::new(7);
+    let (own, empty) = (s.of(Color::Blue), s.empty_cells(&m));
+    let one = ListLimits { full: 1, semi: 1, edge_semi: 1 };
+    let short = Connections::with_limits(7, one).edge_link(Color::Blue, own, empty, false);
+    assert!(!matches!(short, EdgeLink::Full { .. }), "{short:?}");
+    let long = Connections::with_limits(7, ListLimits::default()).edge_link(Color::Blue, own, empty, false);
+    assert!(matches!(long, EdgeLink::Full { .. }), "{long:?}");
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
 

@@ -22,6 +22,7 @@ use self::mcts::Mcts;
 use super::bits::{Bits, ForWidth, at_width};
 use super::cell::Cell;
 use super::color::Color;
+use super::connections::ListLimits;
 use super::game::Game;
 use super::patterns::Patterns;
 use super::patterns::playout::PlayoutPolicy;
@@ -98,6 +99,8 @@ pub struct SearchConfig {
     /// How much more likely a playout answers next to, or two steps from,
     /// the opponent's last stone than anywhere else (none: no more).
     pub near: Option<NearFactors>,
+    /// How many connections the fast checks' H-search keeps a pair.
+    pub lists: ListLimits,
 }
 
 impl Default for SearchConfig {
@@ -115,6 +118,7 @@ impl Default for SearchConfig {
             playout: None,
             reply_share: DEFAULT_REPLY_SHARE,
             near: None,
+            lists: ListLimits::default(),
         }
     }
 }

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::{NearFactors, SearchConfig};
+use crate::engine::connections::ListLimits;
 use crate::engine::patterns::Patterns;
 
 /// Why a settings text was refused.
@@ -30,7 +31,7 @@ impl fmt::Display for SettingError {
 impl std::error::Error for SettingError {}
 
 /// Every name [`apply`] knows.
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 10] = [
     "exploration",
     "rave_bias",
     "rave_prior",
@@ -40,6 +41,7 @@ pub const NAMES: [&str; 9] = [
     "prior_weight",
     "patterns",
     "near",
+    "lists",
 ];
 
 const NUMBER: &str = "a number from 0 up";
@@ -89,6 +91,7 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
         "near" => {
             c.near = near(value).ok_or_else(|| bad(name, value, "none or ADJACENT:TWO, two factors from 1 up"))?
         }
+        "lists" => c.lists = lists(value).ok_or_else(|| bad(name, value, LISTS))?,
         _ => return Err(SettingError::Unknown(name.to_string())),
     }
     Ok(c)
@@ -103,6 +106,15 @@ fn near(value: &str) -> Option<Option<NearFactors>> {
     let (adjacent, two) = value.split_once(':')?;
     let factor = |v: &str| v.parse::<f32>().ok().filter(|f| f.is_finite() && (1.0..=1000.0).contains(f));
     Some(Some(NearFactors { adjacent: factor(adjacent)?, two: factor(two)? }))
+}
+
+const LISTS: &str = "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000";
+
+/// The H-search list limits `FULL:SEMI:EDGE_SEMI`.
+fn lists(value: &str) -> Option<ListLimits> {
+    let mut parts = value.split(':').map(|v| v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n)));
+    let limits = ListLimits { full: parts.next()??, semi: parts.next()??, edge_semi: parts.next()?? };
+    parts.next().is_none().then_some(limits)
 }
 
 /// `base` with every `name=value` of `spec` (joined by commas; `-` or
@@ -123,11 +135,21 @@ mod tests {
     #[test]
     fn settings_change_only_what_they_name() {
         let base = SearchConfig::default();
-        let c = parse("exploration=0.2, rave_prior=8,near=3:1.5", base).unwrap();
+        let c = parse("exploration=0.2, rave_prior=8,near=3:1.5,lists=12:20:48", base).unwrap();
+        assert_eq!(c.lists, ListLimits { full: 12, semi: 20, edge_semi: 48 });
         assert_eq!(c.exploration, 0.2);
         assert_eq!(c.rave_prior, 8.0);
         assert_eq!(c.near, Some(NearFactors { adjacent: 3.0, two: 1.5 }));
-        assert_eq!(SearchConfig { exploration: base.exploration, rave_prior: base.rave_prior, near: None, ..c }, base);
+        assert_eq!(
+            SearchConfig {
+                exploration: base.exploration,
+                rave_prior: base.rave_prior,
+                near: None,
+                lists: base.lists,
+                ..c
+            },
+            base
+        );
         assert_eq!(parse("-", base).unwrap(), base);
         assert_eq!(parse("", base).unwrap(), base);
         assert_eq!(parse("patterns=none", base).unwrap().patterns, None);
@@ -148,6 +170,10 @@ mod tests {
             ("patterns=/tmp/x", bad("patterns", "/tmp/x", "none or builtin")),
             ("near=3", bad("near", "3", "none or ADJACENT:TWO, two factors from 1 up")),
             ("near=0.5:2", bad("near", "0.5:2", "none or ADJACENT:TWO, two factors from 1 up")),
+            ("lists=6:10", bad("lists", "6:10", LISTS)),
+            ("lists=6:10:24:3", bad("lists", "6:10:24:3", LISTS)),
+            ("lists=0:10:24", bad("lists", "0:10:24", LISTS)),
+            ("lists=6:x:24", bad("lists", "6:x:24", LISTS)),
         ] {
             assert_eq!(parse(spec, base), Err(expected), "{spec}");
         }

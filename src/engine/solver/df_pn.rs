@@ -10,7 +10,7 @@ use super::{Solution, Verdict};
 use crate::engine::bits::{Bits, Masks};
 use crate::engine::cell::Cell;
 use crate::engine::color::Color;
-use crate::engine::connections::{Connections, EdgeLink, Exposed};
+use crate::engine::connections::{Connections, EdgeLink, Exposed, ListLimits};
 use crate::engine::dead_cells::DeadCells;
 use crate::engine::proof_templates::Templates;
 use crate::engine::rng::Rng;
@@ -172,6 +172,11 @@ impl Key {
 
 impl<B: Bits> Solver<B> {
     pub(super) fn new(n: u8, budget: u64) -> Solver<B> {
+        Self::with_limits(n, budget, ListLimits::default())
+    }
+
+    /// A solver whose H-search keeps up to `limits` connections a pair.
+    pub(super) fn with_limits(n: u8, budget: u64, limits: ListLimits) -> Solver<B> {
         let cells = n as usize * n as usize;
         let mut rng = Rng::new(0xdf_0b0e);
         let keys = (0..cells).map(|_| [rng.next_u64(), rng.next_u64()]).collect();
@@ -191,7 +196,7 @@ impl<B: Bits> Solver<B> {
             keys,
             order,
             dead: DeadCells::new(n),
-            connections: Connections::new(n),
+            connections: Connections::with_limits(n, limits),
             expansions: HashMap::default(),
             table: Table::default(),
             proofs: HashMap::default(),

@@ -22,7 +22,7 @@ mod openings;
 
 use super::bits::{Bits, ForWidth, at_width};
 use super::cell::Cell;
-use super::connections::Exposed;
+use super::connections::{Exposed, ListLimits};
 use super::position::Position;
 use super::stones::Stones;
 
@@ -37,8 +37,8 @@ pub(crate) struct Knowledge<B: Bits> {
 }
 
 impl<B: Bits> Knowledge<B> {
-    pub(crate) fn new(n: u8) -> Knowledge<B> {
-        Knowledge { solver: Solver::new(n, 0) }
+    pub(crate) fn new(n: u8, limits: ListLimits) -> Knowledge<B> {
+        Knowledge { solver: Solver::with_limits(n, 0, limits) }
     }
 
     /// What is known of `s` without searching.

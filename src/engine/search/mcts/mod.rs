@@ -189,7 +189,7 @@ impl<B: Bits> Mcts<B> {
             path_edges: Vec::with_capacity(cells + 1),
             empties: Vec::with_capacity(cells),
             played_out: false,
-            knowledge: (config.knowledge_after > 0).then(|| Knowledge::new(size)),
+            knowledge: (config.knowledge_after > 0).then(|| Knowledge::new(size, config.lists)),
             // A zero weight makes priors pointless: do not pay for them.
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
             replies: Vec::new(),

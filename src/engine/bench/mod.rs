@@ -11,6 +11,9 @@ use super::search::{SearchConfig, Searcher};
 use super::solver::published_openings;
 use super::stones::Stones;
 
+mod knowledge;
+pub use knowledge::{KnowledgeReach, knowledge_reach};
+
 /// A measured rate.
 #[derive(Clone, Copy, Debug)]
 pub struct Rate {

@@ -1,0 +1,80 @@
+//! How far the tree's fast checks see into real games, for several
+//! lengths of H-search's connection lists:
+//!
+//!     cargo run --release --example knowledge_reach -- GAMES SIZE FULL:SEMI:EDGE_SEMI...
+//!
+//! GAMES is a file of move lists as `learn_patterns play` or
+//! `scripts/gtp_match.py --records` write them (`11x11 c4 f6 …`, one game
+//! a line). Every position of the SIZE×SIZE
+//! games before each move is checked once with each list length; a line
+//! per length says how many the checks decide, how many of the open
+//! positions' empty cells they keep as moves, and what a check costs.
+
+use hexarena::engine::bench::knowledge_reach;
+use hexarena::engine::{ListLimits, Position, Record};
+
+fn limits(text: &str) -> Option<ListLimits> {
+    let mut parts = text.split(':').map(|v| v.parse::<usize>().ok().filter(|n| *n > 0));
+    let limits = ListLimits { full: parts.next()??, semi: parts.next()??, edge_semi: parts.next()?? };
+    parts.next().is_none().then_some(limits)
+}
+
+fn positions(path: &str, size: u8) -> Result<Vec<Position>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        // Match records (`scripts/gtp_match.py --records`) carry more
+        // fields after a tab.
+        let moves = line.split('\t').next().unwrap_or(line);
+        let record = Record::from_text(moves, size).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+        let game = record.to_game(false).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+        if game.size() != size {
+            continue;
+        }
+        // Before each move: the positions the games' searches faced.
+        out.extend((1..game.moves().len()).map(|k| game.prefix(k).position().clone()));
+    }
+    Ok(out)
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let usage = "usage: knowledge_reach GAMES SIZE FULL:SEMI:EDGE_SEMI...";
+    let (path, size) = match args {
+        [path, size, _, ..] => (path, size.parse::<u8>().map_err(|_| format!("{usage}: SIZE `{size}`"))?),
+        _ => return Err(usage.into()),
+    };
+    let positions = positions(path, size)?;
+    if positions.is_empty() {
+        return Err(format!("{path} has no {size}x{size} game"));
+    }
+    println!("{} positions of {size}x{size} games from {path}", positions.len());
+    println!(
+        "{:>12}  {:>8}  {:>6}  {:>6}  {:>10}  {:>12}",
+        "lists", "decided", "won", "lost", "moves kept", "µs a check"
+    );
+    for spec in &args[2..] {
+        let l = limits(spec).ok_or_else(|| format!("{usage}: `{spec}` is not three counts from 1 up"))?;
+        let r = knowledge_reach(&positions, l);
+        println!(
+            "{:>12}  {:>7.1}%  {:>6}  {:>6}  {:>9.1}%  {:>12.0}",
+            spec,
+            100.0 * r.decided_share(),
+            r.won,
+            r.lost,
+            100.0 * r.kept_share(),
+            r.micros_each()
+        );
+    }
+    Ok(())
+}
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
