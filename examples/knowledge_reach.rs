@@ -3,31 +3,42 @@
 //!
 //!     cargo run --release --example knowledge_reach -- GAMES SIZE FULL:SEMI:EDGE_SEMI...
 //!
-//! GAMES is a file of move lists as `learn_patterns play` or
-//! `scripts/gtp_match.py --records` write them (`11x11 c4 f6 …`, one game
-//! a line). Every position of the SIZE×SIZE
+//! GAMES is a file of move lists as `learn_patterns play` writes them
+//! (`11x11 c4 f6 …`, one game a line), or the records of
+//! `scripts/gtp_match.py --records` (read in GTP's orientation). Every position of the SIZE×SIZE
 //! games before each move is checked once with each list length; a line
 //! per length says how many the checks decide, how many of the open
 //! positions' empty cells they keep as moves, and what a check costs.
 
 use hexarena::engine::bench::knowledge_reach;
-use hexarena::engine::{ListLimits, Position, Record};
+use hexarena::engine::{Cell, ListLimits, NotationError, Position, Record};
 
-fn limits(text: &str) -> Option<ListLimits> {
-    let mut parts = text.split(':').map(|v| v.parse::<usize>().ok().filter(|n| *n > 0));
-    let limits = ListLimits { full: parts.next()??, semi: parts.next()??, edge_semi: parts.next()?? };
-    parts.next().is_none().then_some(limits)
+/// `11x11 a2 c5 …` in GTP's vertices, as the same game in our cells.
+fn transposed(moves: &str, size: u8) -> Result<String, NotationError> {
+    let mut words = moves.split_whitespace();
+    let mut out = words.next().unwrap_or_default().to_string();
+    for vertex in words {
+        out.push(' ');
+        out.push_str(&Cell::parse(vertex, size)?.transpose().to_string());
+    }
+    Ok(out)
 }
 
 fn positions(path: &str, size: u8) -> Result<Vec<Position>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        // Match records (`scripts/gtp_match.py --records`) carry more
-        // fields after a tab.
-        let moves = line.split('\t').next().unwrap_or(line);
-        let record = Record::from_text(moves, size).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-        let game = record.to_game(false).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+        let at = |e: &dyn std::fmt::Display| format!("{path}:{}: {e}", i + 1);
+        // A match record (`scripts/gtp_match.py --records`) has more fields
+        // after a tab, and its moves are GTP's vertices: our cells with
+        // letter and number exchanged (read as they are, each side would
+        // join the other's edges).
+        let text = match line.split_once('\t') {
+            Some((moves, _)) => transposed(moves, size).map_err(|e| at(&e))?,
+            None => line.to_string(),
+        };
+        let record = Record::from_text(&text, size).map_err(|e| at(&e))?;
+        let game = record.to_game(false).map_err(|e| at(&e))?;
         if game.size() != size {
             continue;
         }
@@ -53,7 +64,8 @@ fn run(args: &[String]) -> Result<(), String> {
         "lists", "decided", "won", "lost", "moves kept", "µs a check"
     );
     for spec in &args[2..] {
-        let l = limits(spec).ok_or_else(|| format!("{usage}: `{spec}` is not three counts from 1 up"))?;
+        let l =
+            ListLimits::parse(spec).ok_or_else(|| format!("{usage}: `{spec}` is not three counts from 1 to 1000"))?;
         let r = knowledge_reach(&positions, l);
         println!(
             "{:>12}  {:>7.1}%  {:>6}  {:>6}  {:>9.1}%  {:>12.0}",

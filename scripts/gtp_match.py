@@ -17,8 +17,9 @@ decides the game, and without one the game is void.
 
 Openings: every cell of the board unless --openings names some
 ("a1,b3,..."); --games caps the total; --records FILE keeps each game's
-moves in GTP's vertices (read as a hexarena record, that is the same game
-transposed), then who was Black, the winner, how it ended and each
+moves in GTP's vertices (hexarena's cells with letter and number
+exchanged: read as they are, as a hexarena record, each side would join
+the other's edges), then who was Black, the winner, how it ended and each
 generated move's thinking time, to review the losses. Orientation is GTP's (HexGui's):
 Black, who moves first, joins the top and bottom rows; White joins the
 left and right columns. Prints one line per game and the result with a

@@ -65,6 +65,15 @@ impl Default for ListLimits {
     }
 }
 
+impl ListLimits {
+    /// Reads `FULL:SEMI:EDGE_SEMI`, three counts from 1 to 1000.
+    pub fn parse(text: &str) -> Option<ListLimits> {
+        let mut parts = text.split(':').map(|v| v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n)));
+        let limits = ListLimits { full: parts.next()??, semi: parts.next()??, edge_semi: parts.next()?? };
+        parts.next().is_none().then_some(limits)
+    }
+}
+
 /// The connections between two ends: carriers with the stones they need,
 /// semis with their keys.
 #[derive(Clone, Debug)]

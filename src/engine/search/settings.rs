@@ -91,7 +91,7 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
         "near" => {
             c.near = near(value).ok_or_else(|| bad(name, value, "none or ADJACENT:TWO, two factors from 1 up"))?
         }
-        "lists" => c.lists = lists(value).ok_or_else(|| bad(name, value, LISTS))?,
+        "lists" => c.lists = ListLimits::parse(value).ok_or_else(|| bad(name, value, LISTS))?,
         _ => return Err(SettingError::Unknown(name.to_string())),
     }
     Ok(c)
@@ -109,13 +109,6 @@ fn near(value: &str) -> Option<Option<NearFactors>> {
 }
 
 const LISTS: &str = "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000";
-
-/// The H-search list limits `FULL:SEMI:EDGE_SEMI`.
-fn lists(value: &str) -> Option<ListLimits> {
-    let mut parts = value.split(':').map(|v| v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n)));
-    let limits = ListLimits { full: parts.next()??, semi: parts.next()??, edge_semi: parts.next()?? };
-    parts.next().is_none().then_some(limits)
-}
 
 /// `base` with every `name=value` of `spec` (joined by commas; `-` or
 /// nothing: no change) applied in order.
