@@ -28,9 +28,23 @@ pub struct Proving {
     pub max_empty: usize,
 }
 
-/// What the GTP engine does. The measurements behind it are in
-/// docs/benchmarks.md.
+/// What the GTP engine does on 9×9 and most boards. The measurements
+/// behind it are in docs/benchmarks.md.
 pub const DEFAULT_PROVING: Proving = Proving { share: 0.25, max_empty: 70 };
+
+/// On 11×11 the proof starts from the thirtieth stone (91 empty cells)
+/// instead of the fifty-first: there the games against MoHex are decided,
+/// and the solver settles a fifth to two thirds of such positions within a
+/// quarter of a move (docs/benchmarks.md).
+const ELEVEN_MAX_EMPTY: usize = 91;
+
+/// What the GTP engine does on an `n`×`n` board.
+pub fn timed_default(n: u8) -> Proving {
+    match n {
+        11 => Proving { max_empty: ELEVEN_MAX_EMPTY, ..DEFAULT_PROVING },
+        _ => DEFAULT_PROVING,
+    }
+}
 
 /// Iterations of the tree search that rank the winning moves once a win
 /// is proved (the rest of the move's time is not needed).
@@ -183,6 +197,23 @@ mod tests {
         assert_eq!(proving.time(&late, Duration::from_secs(1)), Duration::from_millis(250));
         let off = Proving { share: 0.0, ..proving };
         assert_eq!(off.time(&late, Duration::from_secs(1)), Duration::ZERO);
+    }
+
+    #[test]
+    fn on_eleven_by_eleven_the_solver_is_tried_from_the_thirtieth_stone() {
+        let moves = "a1 b1 c1 d1 e1 f1 g1 h1 i1 j1 a3 b3 c3 d3 e3 f3 g3 h3 i3 j3 a5 b5 c5 d5 e5 f5 g5 h5 i5";
+        let at = |extra: &str| {
+            let text = format!("11x11 {moves} {extra}");
+            Record::from_text(text.trim(), 11).unwrap().to_game(false).unwrap().position().clone()
+        };
+        let (early, late) = (at(""), at("j5"));
+        assert_eq!(early.empty_cells().count(), 92);
+        let second = Duration::from_secs(1);
+        assert_eq!(timed_default(11).time(&early, second), Duration::ZERO);
+        assert_eq!(timed_default(11).time(&late, second), Duration::from_millis(250));
+        // Elsewhere as before.
+        assert_eq!(timed_default(9), DEFAULT_PROVING);
+        assert_eq!(timed_default(13), DEFAULT_PROVING);
     }
 
     #[test]

@@ -174,7 +174,7 @@ pub fn swap_proof_positions(game: &Game) -> Option<u64> {
 pub fn timed_proving(game: &Game) -> Proving {
     match swap_proof_positions(game) {
         Some(_) => Proving { share: 0.75, max_empty: usize::MAX },
-        None => DEFAULT_PROVING,
+        None => endgame::timed_default(game.size()),
     }
 }
 
