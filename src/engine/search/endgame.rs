@@ -33,9 +33,9 @@ pub struct Proving {
 pub const DEFAULT_PROVING: Proving = Proving { share: 0.25, max_empty: 70 };
 
 /// On 11×11 the proof starts from the thirtieth stone (91 empty cells)
-/// instead of the fifty-first: there the games against MoHex are decided,
-/// and the solver settles a fifth to two thirds of such positions within a
-/// quarter of a move (docs/benchmarks.md).
+/// instead of the fifty-first: the games against MoHex are decided there,
+/// and a quarter of a move often settles such positions
+/// (docs/benchmarks.md).
 const ELEVEN_MAX_EMPTY: usize = 91;
 
 /// What the GTP engine does on an `n`×`n` board.
