@@ -74,6 +74,15 @@ def oracle_values(oracle, colour, size):
         return {}
 
 
+def most_visited(values):
+    """The oracle's choice and its value: its most visited move ("-" and
+    None when it gave no values)."""
+    if not values:
+        return "-", None
+    best = max(values, key=lambda v: values[v][1])
+    return best, values[best][0]
+
+
 def parse_mohex_values(text):
     """{vertex: (value for the side to move, visits)} from `mohex-values`."""
     values = {}
@@ -126,11 +135,7 @@ def review(game, oracle, engine, iterations, out, plies):
             continue
         set_position(oracle, game.size, game.moves[:ply])
         values = oracle_values(oracle, colour, game.size)
-        if values:
-            best = max(values, key=lambda v: values[v][1])
-            worth = values[best][0]
-        else:
-            best, worth = "-", None
+        best, worth = most_visited(values)
         played = game.moves[ply].lower()
         of_played = values.get(played, (None, 0))
         belief, choice = None, "-"
@@ -154,30 +159,21 @@ def worth_after(oracle, game, ply, move):
     colour = game.colour_at(ply)
     other = "w" if colour == "b" else "b"
     set_position(oracle, game.size, game.moves[:ply] + [move])
-    values = oracle_values(oracle, other, game.size)
-    if not values:
-        return None
-    best = max(values, key=lambda v: values[v][1])
-    return 1.0 - values[best][0]
+    _, worth = most_visited(oracle_values(oracle, other, game.size))
+    return None if worth is None else 1.0 - worth
 
 
-def deep_look(game, ply, oracle, engine, iterations):
+def deep_look(game, ply, best, oracle, engine, iterations):
     """At A's position of `ply`: A's choice after a much longer search,
     and the oracle's values of the move A played, of that choice and of
-    the oracle's own best move, each played out and judged alike."""
+    the oracle's own `best` (from the review), each played out and judged
+    alike."""
     set_position(engine, game.size, game.moves[:ply])
     analysis = parse_analysis(engine.send(f"hexarena-analyze {iterations}"))
     deep = analysis[0][0] if analysis else None
-    try:
-        set_position(oracle, game.size, game.moves[:ply])
-        best = oracle.send(f"reg_genmove {game.colour_at(ply)}").lower()
-    except (EngineGone, RuntimeError):
-        oracle.stop()
-        oracle.start(game.size)
-        best = None
     played = game.moves[ply].lower()
     judged = {}
-    for move in {played, deep, best} - {None, "resign", "pass"}:
+    for move in {played, deep, best} - {None, "-"}:
         judged[move] = worth_after(oracle, game, ply, move)
     return played, deep, best, judged
 
@@ -257,12 +253,14 @@ def main():
             if biggest is not None:
                 fall_at.append(biggest[1])
             if biggest is not None and engine is not None and args.deep_iterations:
-                played, chosen_deep, best, judged = deep_look(game, biggest[1], oracle, engine,
+                oracle_best = next(r[2] for r in rows if r[0] == biggest[1])
+                played, chosen_deep, best, judged = deep_look(game, biggest[1], oracle_best, oracle, engine,
                                                               args.deep_iterations)
                 deep.append((played, chosen_deep, best, judged))
-                print(f"  at ply {biggest[1]}: played {played} ({judged.get(played)}), after "
-                      f"{args.deep_iterations} iterations {chosen_deep} ({judged.get(chosen_deep)}), "
-                      f"oracle's {best} ({judged.get(best)})", flush=True)
+                shown = {m: "-" if v is None else f"{v:.3f}" for m, v in judged.items()}
+                print(f"  at ply {biggest[1]}: played {played} ({shown.get(played, '-')}), after "
+                      f"{args.deep_iterations} iterations {chosen_deep} ({shown.get(chosen_deep, '-')}), "
+                      f"oracle's {best} ({shown.get(best, '-')})", flush=True)
             opening = " ".join(game.moves[:2])
             print(f"game {game.number} ({opening}, A {'Black' if game.a_colour == 'b' else 'White'}): "
                   f"values " + " ".join(f"{ply}:{w:.2f}" for ply, w in worths)
