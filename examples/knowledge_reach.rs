@@ -11,41 +11,15 @@
 //! positions' empty cells they keep as moves, and what a check costs.
 
 use hexarena::engine::bench::knowledge_reach;
-use hexarena::engine::{Cell, ListLimits, NotationError, Position, Record};
+use hexarena::engine::{ListLimits, Position};
 
-/// `11x11 a2 c5 …` in GTP's vertices, as the same game in our cells.
-fn transposed(moves: &str, size: u8) -> Result<String, NotationError> {
-    let mut words = moves.split_whitespace();
-    let mut out = words.next().unwrap_or_default().to_string();
-    for vertex in words {
-        out.push(' ');
-        out.push_str(&Cell::parse(vertex, size)?.transpose().to_string());
-    }
-    Ok(out)
-}
+#[path = "shared/games.rs"]
+mod games;
 
+/// Before each move: the positions the games' searches faced.
 fn positions(path: &str, size: u8) -> Result<Vec<Position>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let at = |e: &dyn std::fmt::Display| format!("{path}:{}: {e}", i + 1);
-        // A match record (`scripts/gtp_match.py --records`) has more fields
-        // after a tab, and its moves are GTP's vertices: our cells with
-        // letter and number exchanged (read as they are, each side would
-        // join the other's edges).
-        let text = match line.split_once('\t') {
-            Some((moves, _)) => transposed(moves, size).map_err(|e| at(&e))?,
-            None => line.to_string(),
-        };
-        let record = Record::from_text(&text, size).map_err(|e| at(&e))?;
-        let game = record.to_game(false).map_err(|e| at(&e))?;
-        if game.size() != size {
-            continue;
-        }
-        // Before each move: the positions the games' searches faced.
-        out.extend((1..game.moves().len()).map(|k| game.prefix(k).position().clone()));
-    }
-    Ok(out)
+    let games = games::games(path, size)?;
+    Ok(games.iter().flat_map(|g| (1..g.moves().len()).map(|k| g.prefix(k).position().clone())).collect())
 }
 
 fn run(args: &[String]) -> Result<(), String> {

@@ -11,7 +11,9 @@ use super::search::{SearchConfig, Searcher};
 use super::solver::published_openings;
 use super::stones::Stones;
 
+mod fill_in;
 mod knowledge;
+pub use fill_in::{FillIn, fill_in};
 pub use knowledge::{KnowledgeReach, knowledge_reach};
 
 /// A measured rate.
