@@ -11,12 +11,13 @@
 //! for Blue, and the dead ones, tab-separated, each a comma-separated
 //! list.
 
-use hexarena::engine::Cell;
-use hexarena::engine::Move;
 use hexarena::engine::bench::fill_in;
+use hexarena::engine::{Cell, Record};
 
 #[path = "shared/games.rs"]
 mod games;
+#[path = "shared/run.rs"]
+mod run;
 
 fn number(args: &[String], at: usize, default: usize, what: &str) -> Result<usize, String> {
     match args.get(at) {
@@ -41,28 +42,14 @@ fn run(args: &[String]) -> Result<(), String> {
     for game in &games {
         for k in (from..game.moves().len()).step_by(every) {
             let before = game.prefix(k);
-            let moves: Vec<String> = before
-                .moves()
-                .iter()
-                .map(|m| match m {
-                    Move::Place(c) => c.to_string(),
-                    Move::Swap => "swap".to_string(),
-                })
-                .collect();
+            let moves = Record::from_game(&before).to_text();
             let f = fill_in(before.position());
-            println!("{size}x{size} {}\t{}\t{}\t{}", moves.join(" "), list(&f.red), list(&f.blue), list(&f.dead));
+            println!("{moves}\t{}\t{}\t{}", list(&f.red), list(&f.blue), list(&f.dead));
         }
     }
     Ok(())
 }
 
 fn main() -> std::process::ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    run::main_with(run)
 }

@@ -15,6 +15,8 @@ use hexarena::engine::{ListLimits, Position};
 
 #[path = "shared/games.rs"]
 mod games;
+#[path = "shared/run.rs"]
+mod run;
 
 /// Before each move: the positions the games' searches faced.
 fn positions(path: &str, size: u8) -> Result<Vec<Position>, String> {
@@ -55,12 +57,5 @@ fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn main() -> std::process::ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    run::main_with(run)
 }
