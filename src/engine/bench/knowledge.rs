@@ -51,6 +51,44 @@ pub fn knowledge_reach(positions: &[Position], limits: ListLimits) -> KnowledgeR
     at_width(size, Reach { positions, limits, size })
 }
 
+/// What the fast checks made of one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Won for the side to move.
+    Won,
+    /// Lost for the side to move.
+    Lost,
+    /// Undecided, with this many moves left to search.
+    Open { kept: u32 },
+}
+
+/// The fast checks' verdict on each of `positions` (all of one board
+/// size, none of them over), with lists up to `limits`.
+pub fn verdicts(positions: &[Position], limits: ListLimits) -> Vec<Verdict> {
+    let Some(size) = positions.first().map(Position::size) else { return Vec::new() };
+    at_width(size, Each { positions, limits, size })
+}
+
+struct Each<'a> {
+    positions: &'a [Position],
+    limits: ListLimits,
+    size: u8,
+}
+
+impl ForWidth for Each<'_> {
+    type Output = Vec<Verdict>;
+
+    fn run<B: Bits + 'static>(self) -> Vec<Verdict> {
+        let mut knowledge: Knowledge<B> = Knowledge::new(self.size, self.limits);
+        let verdict = |position: &Position| match knowledge.of(&Stones::from_position(position)) {
+            Known::Won { .. } => Verdict::Won,
+            Known::Lost { .. } => Verdict::Lost,
+            Known::Open { moves } => Verdict::Open { kept: moves.count() },
+        };
+        self.positions.iter().map(verdict).collect()
+    }
+}
+
 struct Reach<'a> {
     positions: &'a [Position],
     limits: ListLimits,

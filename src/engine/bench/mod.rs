@@ -14,7 +14,7 @@ use super::stones::Stones;
 mod fill_in;
 mod knowledge;
 pub use fill_in::{FillIn, fill_in};
-pub use knowledge::{KnowledgeReach, knowledge_reach};
+pub use knowledge::{KnowledgeReach, Verdict, knowledge_reach, verdicts};
 
 /// A measured rate.
 #[derive(Clone, Copy, Debug)]

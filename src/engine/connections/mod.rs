@@ -21,9 +21,11 @@
 //! of its semis), which bounds how long a proved win takes. Lists are
 //! bounded, so the search finds many connections, not every one.
 
+mod all_ends;
 mod rules;
 mod templates;
 
+pub use self::all_ends::AllEnds;
 use self::templates::anchored;
 use super::bits::{Bits, Masks};
 use super::color::Color;
@@ -57,19 +59,27 @@ pub struct ListLimits {
     /// Semi connections between the two edges, whose list decides what
     /// the opponent must play.
     pub edge_semi: usize,
+    /// Pair every end with every other, empty cells included
+    /// ([`AllEnds`]), instead of these lists.
+    pub all_ends: bool,
 }
 
 impl Default for ListLimits {
     fn default() -> Self {
-        ListLimits { full: 6, semi: 10, edge_semi: 24 }
+        ListLimits { full: 6, semi: 10, edge_semi: 24, all_ends: false }
     }
 }
 
 impl ListLimits {
-    /// Reads `FULL:SEMI:EDGE_SEMI`, three counts from 1 to 1000.
+    /// Reads `FULL:SEMI:EDGE_SEMI`, three counts from 1 to 1000, or `all`
+    /// for [`AllEnds`].
     pub fn parse(text: &str) -> Option<ListLimits> {
+        if text == "all" {
+            return Some(ListLimits { all_ends: true, ..ListLimits::default() });
+        }
         let mut parts = text.split(':').map(|v| v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n)));
-        let limits = ListLimits { full: parts.next()??, semi: parts.next()??, edge_semi: parts.next()?? };
+        let limits =
+            ListLimits { full: parts.next()??, semi: parts.next()??, edge_semi: parts.next()??, all_ends: false };
         parts.next().is_none().then_some(limits)
     }
 }
@@ -140,6 +150,8 @@ pub struct Connections<B: Bits> {
     /// The empty cells each group touches, by group end: the seeds of
     /// the last search, each a full connection with no carrier.
     touch: Vec<B>,
+    /// The search over every pair of ends, when the limits ask for it.
+    all_ends: Option<Box<AllEnds<B>>>,
 }
 
 /// Two groups whose every full connection runs through `common`.
@@ -192,6 +204,7 @@ impl<B: Bits> Connections<B> {
             limits,
             anchored: [anchored(n, Color::Red), anchored(n, Color::Blue)],
             touch: Vec::new(),
+            all_ends: limits.all_ends.then(|| Box::new(AllEnds::new(n))),
         }
     }
 
@@ -200,6 +213,9 @@ impl<B: Bits> Connections<B> {
     /// connection (enough to know the side to move wins); otherwise it
     /// gathers all it can, to narrow the opponent's must-play cells.
     pub fn edge_link(&mut self, colour: Color, own: B, empty: B, any_semi: bool) -> EdgeLink<B> {
+        if let Some(a) = &mut self.all_ends {
+            return a.edge_link(colour, own, empty, any_semi);
+        }
         let m = self.masks;
         let (first, second) = match colour {
             Color::Red => (m.left, m.right),
@@ -286,6 +302,9 @@ impl<B: Bits> Connections<B> {
     /// those cells: the only places a single stone can break a connection.
     /// Worked out once for many probes (see [`Connections::replies_among`]).
     pub fn exposed(&self) -> Vec<Exposed<B>> {
+        if let Some(a) = &self.all_ends {
+            return a.exposed();
+        }
         let mut exposed = Vec::new();
         for a in 0..self.groups {
             for b in a + 1..self.groups {
@@ -308,6 +327,9 @@ impl<B: Bits> Connections<B> {
     /// the lists are bounded, and a connection outside them may avoid the
     /// probe.
     pub fn replies_among(&self, exposed: &[Exposed<B>], probe: usize) -> B {
+        if let Some(a) = &self.all_ends {
+            return a.replies_among(exposed, probe);
+        }
         let mut replies = B::zero();
         for e in exposed.iter().filter(|e| e.common.has(probe)) {
             for &(carrier, key, _) in &self.pairs[e.pair].semis {

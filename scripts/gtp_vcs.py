@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Our fast checks beside another engine's virtual connections.
+
+Not part of CI (a measuring tool, like gtp_fillin.py). It reads what
+`cargo run --release --example fast_checks -- GAMES SIZE EVERY FROM LISTS...`
+prints: per position, the moves (our cells, Red first) and, for each list
+setting, what our checks say for the side to move (`won`, `lost`,
+`open N`). For each position it asks the other engine to build its
+connections (`vc-build COLOUR` for the side to move, MoHex 2.0's command,
+which fills in first) and whether either side then holds a full or a
+semi connection between its edges (`vc-between-cells-full` and
+`vc-between-cells-semi`). Their verdict for the side to move: won with a
+full or semi connection of its own, lost against a full one of the
+opponent's, open otherwise. It prints, for each of our columns, a table of
+our verdicts against theirs, and with --list the positions where they
+decide and that column does not.
+
+GTP's vertices are our cells transposed (Black, the first player, joins
+north and south as our Red joins columns a and N).
+
+    cargo run --release --example fast_checks -- games.txt 11 4 10 6:10:24 all > ours.tsv
+    scripts/gtp_vcs.py --positions ours.tsv --engine "/path/to/mohex --use-logfile=0"
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gtp_fillin import to_vertex  # noqa: E402
+from gtp_match import Engine, EngineGone  # noqa: E402
+
+EDGES = {"b": ("north", "south"), "w": ("east", "west")}
+
+
+class Position:
+    """A line of the fast_checks example."""
+
+    def __init__(self, line, number):
+        fields = line.rstrip("\n").split("\t")
+        head = fields[0].split()
+        if len(fields) < 2 or not head or "x" not in head[0]:
+            raise ValueError(f"line {number}: expected moves like '11x11 c4 …' and at least one verdict")
+        self.text = fields[0]
+        self.size = int(head[0].split("x")[0])
+        self.moves = head[1:]
+        if "swap" in self.moves:
+            raise ValueError(f"line {number}: games with a swap are not compared")
+        self.ours = [f.split()[0] for f in fields[1:]]
+        if any(v not in ("won", "lost", "open") for v in self.ours):
+            raise ValueError(f"line {number}: a verdict is not won, lost or open")
+
+
+def holds(engine, colour, kind):
+    """Whether `colour` holds a `kind` connection between its edges."""
+    first, second = EDGES[colour]
+    answer = engine.send(f"vc-between-cells-{kind} {colour} {first} {second}")
+    return any(f" {kind} " in f" {line} " for line in answer.splitlines())
+
+
+def their_verdict(engine, position):
+    engine.send(f"boardsize {position.size}")
+    engine.send("clear_board")
+    for ply, cell in enumerate(position.moves):
+        engine.send(f"play {'b' if ply % 2 == 0 else 'w'} {to_vertex(cell)}")
+    mover = "b" if len(position.moves) % 2 == 0 else "w"
+    other = "w" if mover == "b" else "b"
+    engine.send(f"vc-build {mover}")
+    if holds(engine, mover, "full") or holds(engine, mover, "semi"):
+        return "won"
+    if holds(engine, other, "full"):
+        return "lost"
+    return "open"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--positions", required=True, help="what the fast_checks example printed")
+    ap.add_argument("--engine", required=True, help="the other engine's command line (answers vc-build)")
+    ap.add_argument("--setup", action="append", default=[], help="a GTP command sent to the engine first")
+    ap.add_argument("--names", help="names of our columns, comma-separated (default: 1, 2, …)")
+    ap.add_argument("--list", action="store_true", help="print the positions they decide and we do not")
+    args = ap.parse_args()
+    try:
+        with open(args.positions) as f:
+            positions = [Position(line, i + 1) for i, line in enumerate(f) if line.strip()]
+    except (OSError, ValueError) as e:
+        sys.exit(f"cannot read the positions: {e}")
+    if not positions:
+        sys.exit("no position to compare")
+    columns = len(positions[0].ours)
+    if any(len(p.ours) != columns for p in positions):
+        sys.exit("every line needs the same number of verdicts")
+    names = args.names.split(",") if args.names else [str(i + 1) for i in range(columns)]
+    if len(names) != columns:
+        sys.exit(f"--names gives {len(names)} names for {columns} columns")
+    engine = Engine(args.engine, args.setup, "engine")
+    theirs = []
+    try:
+        engine.start(positions[0].size)
+        for p in positions:
+            theirs.append(their_verdict(engine, p))
+    except (EngineGone, RuntimeError) as e:
+        sys.exit(f"stopped: {e}")
+    finally:
+        engine.stop()
+    kinds = ("won", "lost", "open")
+    print(f"{len(positions)} positions; theirs: " + ", ".join(f"{k} {theirs.count(k)}" for k in kinds))
+    for c, name in enumerate(names):
+        print(f"\nours ({name}) down, theirs across:")
+        print(f"{'':>6}" + "".join(f"{k:>7}" for k in kinds))
+        for ours in kinds:
+            row = [sum(1 for p, t in zip(positions, theirs) if p.ours[c] == ours and t == k) for k in kinds]
+            print(f"{ours:>6}" + "".join(f"{v:>7}" for v in row))
+        if args.list:
+            for p, t in zip(positions, theirs):
+                if t != "open" and p.ours[c] == "open":
+                    print(f"  they say {t}: {p.text}")
+
+
+if __name__ == "__main__":
+    main()
