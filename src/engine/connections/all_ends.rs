@@ -20,8 +20,6 @@
 //!   one full connection that avoids it if the semis that avoid it share
 //!   no cell.
 
-use std::collections::VecDeque;
-
 use super::{EdgeLink, Exposed};
 use crate::engine::bits::{Bits, Masks};
 use crate::engine::color::Color;
@@ -127,12 +125,19 @@ pub struct AllEnds<B: Bits> {
     touched: Vec<usize>,
     /// For each end, the ends it has a full connection with.
     partners: Vec<Vec<u16>>,
-    and_queue: VecDeque<Pending<B>>,
+    /// Full connections waiting for AND, by the size of their carrier:
+    /// the smallest first, so that a larger one found later is turned
+    /// away before it is joined with anything.
+    and_queue: Vec<Vec<Pending<B>>>,
+    /// No bucket below this one holds anything.
+    and_lowest: usize,
     or_queue: Vec<(u16, u16)>,
     stop_at_semi: bool,
     done: bool,
     /// Whether a cap turned a connection away in the last search.
     truncated: bool,
+    /// OR's working lists (carrier, need), kept between calls.
+    scratch: [Vec<(B, u32)>; 3],
 }
 
 impl<B: Bits> AllEnds<B> {
@@ -149,11 +154,13 @@ impl<B: Bits> AllEnds<B> {
             lists: vec![Lists::default(); max_ends * max_ends],
             touched: Vec::new(),
             partners: vec![Vec::new(); max_ends],
-            and_queue: VecDeque::new(),
+            and_queue: vec![Vec::new(); n as usize * n as usize + 1],
+            and_lowest: 0,
             or_queue: Vec::new(),
             stop_at_semi: false,
             done: false,
             truncated: false,
+            scratch: [Vec::new(), Vec::new(), Vec::new()],
         }
     }
 
@@ -239,7 +246,10 @@ impl<B: Bits> AllEnds<B> {
 
     fn run(&mut self) {
         while !self.done {
-            if let Some(p) = self.and_queue.pop_front() {
+            while self.and_lowest < self.and_queue.len() && self.and_queue[self.and_lowest].is_empty() {
+                self.and_lowest += 1;
+            }
+            if let Some(p) = self.and_queue.get_mut(self.and_lowest).and_then(Vec::pop) {
                 self.and_full(p);
             } else if let Some((x, y)) = self.or_queue.pop() {
                 self.or_semis(x, y);
@@ -281,7 +291,8 @@ impl<B: Bits> AllEnds<B> {
         for p in &mut self.partners {
             p.clear();
         }
-        self.and_queue.clear();
+        self.and_queue.iter_mut().for_each(Vec::clear);
+        self.and_lowest = 0;
         self.or_queue.clear();
         self.groups = group_stones.len();
         self.empty = empty;
@@ -345,7 +356,9 @@ impl<B: Bits> AllEnds<B> {
             self.partners[x as usize].push(y);
             self.partners[y as usize].push(x);
         }
-        self.and_queue.push_back(Pending { x, y, carrier, need });
+        let size = carrier.count() as usize;
+        self.and_queue[size].push(Pending { x, y, carrier, need });
+        self.and_lowest = self.and_lowest.min(size);
         if edges {
             self.done = true;
         }
@@ -445,17 +458,24 @@ impl<B: Bits> AllEnds<B> {
         // A new full connection must use a new semi: cells every new semi
         // needs cannot be avoided by one.
         cands = cands & !l.semis.iter().filter(|s| !s.processed).fold(self.masks.board, |acc, s| acc & s.carrier);
-        let mut semis: Vec<(B, u32)> = l.semis.iter().map(|s| (s.carrier, s.need)).collect();
-        semis.sort_by_key(|s| s.0.count());
-        let mut found: Vec<(B, u32)> = Vec::new();
+        let mut semis = std::mem::take(&mut self.scratch[0]);
+        let mut avoiding = std::mem::take(&mut self.scratch[1]);
+        let mut found = std::mem::take(&mut self.scratch[2]);
+        semis.clear();
+        found.clear();
+        semis.extend(l.semis.iter().map(|s| (s.carrier, s.need)));
         while let Some(a) = cands.lowest() {
-            let avoiding = semis.iter().filter(|s| !s.0.has(a));
-            if !avoiding.clone().fold(self.masks.board, |acc, s| acc & s.0).is_zero() {
+            let apart = semis.iter().filter(|s| !s.0.has(a)).fold(self.masks.board, |acc, s| acc & s.0);
+            if !apart.is_zero() {
                 cands = cands & !B::single(a);
                 continue;
             }
+            // Smallest carriers first, for a small union.
+            avoiding.clear();
+            avoiding.extend(semis.iter().filter(|s| !s.0.has(a)));
+            avoiding.sort_unstable_by_key(|s| s.0.count());
             let (mut shared, mut union, mut need) = (self.masks.board, B::zero(), 0);
-            for s in avoiding {
+            for s in &avoiding {
                 if (shared & !s.0).is_zero() {
                     continue;
                 }
@@ -472,12 +492,13 @@ impl<B: Bits> AllEnds<B> {
         for s in &mut self.lists[p].semis {
             s.processed = true;
         }
-        for (carrier, need) in found {
+        for &(carrier, need) in &found {
             self.add_full(x, y, carrier, need);
             if self.done {
-                return;
+                break;
             }
         }
+        self.scratch = [semis, avoiding, found];
     }
 }
 
