@@ -151,7 +151,7 @@ impl<B: Bits> AllEnds<B> {
             empty: B::zero(),
             end_cell: Vec::new(),
             end_bit: Vec::new(),
-            lists: vec![Lists::default(); max_ends * max_ends],
+            lists: vec![Lists::default(); max_ends * (max_ends - 1) / 2],
             touched: Vec::new(),
             partners: vec![Vec::new(); max_ends],
             and_queue: vec![Vec::new(); n as usize * n as usize + 1],
@@ -312,7 +312,8 @@ impl<B: Bits> AllEnds<B> {
 
     fn pair(&self, x: u16, y: u16) -> usize {
         let (a, b) = if x < y { (x, y) } else { (y, x) };
-        a as usize * self.max_ends + b as usize
+        // One slot per unordered pair: row b holds the b ends below it.
+        b as usize * (b as usize - 1) / 2 + a as usize
     }
 
     fn is_group(&self, end: u16) -> bool {
@@ -333,7 +334,9 @@ impl<B: Bits> AllEnds<B> {
         if replaced {
             l.share_fulls();
         } else if !l.fulls.is_empty() {
-            if (l.full_shared & !carrier).is_zero() {
+            // Kept only if it avoids a cell the others all need, or needs
+            // fewer stones than any of them.
+            if (l.full_shared & !carrier).is_zero() && l.fulls.iter().all(|f| f.need <= need) {
                 return;
             }
             if l.fulls.len() >= FULL_CAP {

@@ -20,6 +20,9 @@
 //! that complete it at most (AND adds, a key costs one, OR takes the most
 //! of its semis), which bounds how long a proved win takes. Lists are
 //! bounded, so the search finds many connections, not every one.
+//!
+//! This group-only search is the one [`ListLimits`] with lists picks;
+//! by default the engine pairs every end instead ([`AllEnds`]).
 
 mod all_ends;
 mod rules;
@@ -60,19 +63,21 @@ pub struct ListLimits {
     /// the opponent must play.
     pub edge_semi: usize,
     /// Pair every end with every other, empty cells included
-    /// ([`AllEnds`]), instead of these lists.
+    /// ([`AllEnds`], the default), instead of these lists: it decides
+    /// far more positions at about ten times the cost of a search (see
+    /// docs/benchmarks.md).
     pub all_ends: bool,
 }
 
 impl Default for ListLimits {
     fn default() -> Self {
-        ListLimits { full: 6, semi: 10, edge_semi: 24, all_ends: false }
+        ListLimits { full: 6, semi: 10, edge_semi: 24, all_ends: true }
     }
 }
 
 impl ListLimits {
-    /// Reads `FULL:SEMI:EDGE_SEMI`, three counts from 1 to 1000, or `all`
-    /// for [`AllEnds`].
+    /// Reads `FULL:SEMI:EDGE_SEMI`, three counts from 1 to 1000 for the
+    /// group-only search with those lists, or `all` for [`AllEnds`].
     pub fn parse(text: &str) -> Option<ListLimits> {
         if text == "all" {
             return Some(ListLimits { all_ends: true, ..ListLimits::default() });
@@ -163,10 +168,11 @@ pub struct Exposed<B> {
 }
 
 impl<B: Bits> Connections<B> {
-    /// H-search for an `n`×`n` board, with the default list limits.
+    /// The group-only H-search for an `n`×`n` board, with the default
+    /// list limits.
     #[cfg(test)]
     pub fn new(n: u8) -> Connections<B> {
-        Self::with_limits(n, ListLimits::default())
+        Self::with_limits(n, ListLimits { all_ends: false, ..ListLimits::default() })
     }
 
     /// H-search for an `n`×`n` board keeping up to `limits` connections a

@@ -137,7 +137,9 @@ fn skipping_searches_a_parent_answered_keeps_every_verdict() {
         assert_eq!(without.quiet_skips, 0);
         skipped += with.quiet_skips;
     }
-    assert!(skipped > 10_000, "only {skipped} searches skipped");
+    // About 3,000 with H-search between every pair of ends, which leaves
+    // far fewer positions to search than the group-only one did.
+    assert!(skipped > 1_000, "only {skipped} searches skipped");
 }
 
 #[test]
