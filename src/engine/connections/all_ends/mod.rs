@@ -1,0 +1,326 @@
+//! H-search between every pair of ends, empty cells included.
+//!
+//! [`super::Connections`] chains empty cells only through groups, so a
+//! connection between two empty cells (a bridge between two empty cells,
+//! the ziggurat of an empty third-row cell) never forms and cannot feed
+//! the rules. Here every end is paired with every other, as in
+//! Anshelevich's H-search, with the refinements of Pawlewicz et al.
+//! ("Stronger virtual connections in Hex", 2015):
+//!
+//! - AND joins two full connections at a middle end: through a group the
+//!   result is full, through an empty cell semi with that cell as key.
+//!   Each two full connections are joined once, when the later of the two
+//!   is processed, smallest carriers first; never through an edge.
+//! - A pair keeps a full connection only while it narrows what all the
+//!   pair's full connections share, replaces a larger one or needs fewer
+//!   stones: the only use of a second connection between the same ends
+//!   is to avoid a cell the first needs.
+//! - OR runs once a pair's semi connections share no cell, and for each
+//!   cell that all the pair's full connections share, builds (greedily)
+//!   one full connection that avoids it if the semis that avoid it share
+//!   no cell.
+
+mod rules;
+#[cfg(test)]
+mod tests;
+
+use super::{EdgeLink, Exposed};
+use crate::engine::bits::{Bits, Masks};
+use crate::engine::color::Color;
+
+/// A full connection between a pair of ends.
+#[derive(Clone, Copy, Debug)]
+struct Full<B> {
+    carrier: B,
+    /// Most stones that complete it.
+    need: u32,
+    /// Whether AND has joined it with the connections at its ends.
+    processed: bool,
+}
+
+/// A semi connection between a pair of ends.
+#[derive(Clone, Copy, Debug)]
+struct Semi<B> {
+    carrier: B,
+    key: u16,
+    need: u32,
+    /// Whether OR has already combined it.
+    processed: bool,
+}
+
+/// A pair's connections, with what each kind's carriers all share (every
+/// cell when there are none): kept up to date because the rules ask for
+/// it far more often than a list changes.
+#[derive(Clone, Debug)]
+struct Lists<B> {
+    fulls: Vec<Full<B>>,
+    semis: Vec<Semi<B>>,
+    full_shared: B,
+    processed_shared: B,
+    semi_shared: B,
+    or_queued: bool,
+}
+
+impl<B: Bits> Lists<B> {
+    fn clear(&mut self) {
+        self.fulls.clear();
+        self.semis.clear();
+        self.full_shared = !B::zero();
+        self.processed_shared = !B::zero();
+        self.semi_shared = !B::zero();
+        self.or_queued = false;
+    }
+
+    fn share_fulls(&mut self) {
+        self.full_shared = self.fulls.iter().fold(!B::zero(), |acc, f| acc & f.carrier);
+        self.processed_shared = self.fulls.iter().filter(|f| f.processed).fold(!B::zero(), |acc, f| acc & f.carrier);
+    }
+
+    fn share_semis(&mut self) {
+        self.semi_shared = self.semis.iter().fold(!B::zero(), |acc, s| acc & s.carrier);
+    }
+}
+
+impl<B: Bits> Default for Lists<B> {
+    fn default() -> Self {
+        let mut l = Lists {
+            fulls: Vec::new(),
+            semis: Vec::new(),
+            full_shared: B::zero(),
+            processed_shared: B::zero(),
+            semi_shared: B::zero(),
+            or_queued: false,
+        };
+        l.clear();
+        l
+    }
+}
+
+/// A full connection waiting for AND.
+#[derive(Clone, Copy, Debug)]
+struct Pending<B> {
+    x: u16,
+    y: u16,
+    carrier: B,
+    need: u32,
+}
+
+/// Most semi connections a pair keeps; more are turned away.
+const SEMI_CAP: usize = 48;
+/// Most full connections a pair keeps.
+const FULL_CAP: usize = 24;
+
+/// H-search over every pair of ends for one board size.
+#[derive(Clone, Debug)]
+pub struct AllEnds<B: Bits> {
+    masks: Masks<B>,
+    /// The most ends a search can have: every cell and both edges.
+    max_ends: usize,
+    // Per search. Ends 0 and 1 are the edges, then the other groups, then
+    // the empty cells.
+    groups: usize,
+    ends: usize,
+    empty: B,
+    /// The cell of each empty end, by end.
+    end_cell: Vec<u16>,
+    /// Each end's own cell as a set (empty for groups).
+    end_bit: Vec<B>,
+    lists: Vec<Lists<B>>,
+    touched: Vec<usize>,
+    /// For each end, the ends it has a full connection with.
+    partners: Vec<Vec<u16>>,
+    /// Full connections waiting for AND, by the size of their carrier:
+    /// the smallest first, so that a larger one found later is turned
+    /// away before it is joined with anything.
+    and_queue: Vec<Vec<Pending<B>>>,
+    /// No bucket below this one holds anything.
+    and_lowest: usize,
+    or_queue: Vec<(u16, u16)>,
+    stop_at_semi: bool,
+    done: bool,
+    /// Whether a cap turned a connection away in the last search.
+    truncated: bool,
+    /// OR's working lists (carrier, need), kept between calls.
+    scratch: [Vec<(B, u32)>; 3],
+}
+
+impl<B: Bits> AllEnds<B> {
+    pub fn new(n: u8) -> AllEnds<B> {
+        let max_ends = n as usize * n as usize + 2;
+        AllEnds {
+            masks: Masks::new(n),
+            max_ends,
+            groups: 0,
+            ends: 0,
+            empty: B::zero(),
+            end_cell: Vec::new(),
+            end_bit: Vec::new(),
+            lists: vec![Lists::default(); max_ends * (max_ends - 1) / 2],
+            touched: Vec::new(),
+            partners: vec![Vec::new(); max_ends],
+            and_queue: vec![Vec::new(); n as usize * n as usize + 1],
+            and_lowest: 0,
+            or_queue: Vec::new(),
+            stop_at_semi: false,
+            done: false,
+            truncated: false,
+            scratch: [Vec::new(), Vec::new(), Vec::new()],
+        }
+    }
+
+    /// As [`super::Connections::edge_link`].
+    pub fn edge_link(&mut self, colour: Color, own: B, empty: B, any_semi: bool) -> EdgeLink<B> {
+        let m = self.masks;
+        let (first, second) = match colour {
+            Color::Red => (m.left, m.right),
+            Color::Blue => (m.top, m.bottom),
+        };
+        let edge_stones = [m.flood(first, own), m.flood(second, own)];
+        if !(edge_stones[0] & edge_stones[1]).is_zero() {
+            return EdgeLink::Full { carrier: B::zero(), need: 0 };
+        }
+        let mut group_stones = vec![edge_stones[0], edge_stones[1]];
+        let mut rest = own & !edge_stones[0] & !edge_stones[1];
+        while let Some(i) = rest.lowest() {
+            let g = m.flood(B::single(i), own);
+            rest = rest & !g;
+            group_stones.push(g);
+        }
+        self.reset(&group_stones, empty);
+        // Adjacency: a group to the empty cells it touches (an edge to its
+        // row too), and an empty cell to its empty neighbours.
+        let mut cell_end = vec![u16::MAX; m.size as usize * m.size as usize];
+        for e in self.groups..self.ends {
+            cell_end[self.end_cell[e] as usize] = e as u16;
+        }
+        for (g, &stones) in group_stones.iter().enumerate() {
+            let edge = match g {
+                0 => first,
+                1 => second,
+                _ => B::zero(),
+            };
+            for i in ((m.grow(stones) | edge) & empty).ones() {
+                self.add_full(g as u16, cell_end[i], B::zero(), 0);
+            }
+        }
+        for e in self.groups..self.ends {
+            let cell = self.end_cell[e] as usize;
+            for i in (m.grow(B::single(cell)) & empty).ones() {
+                if i > cell {
+                    self.add_full(e as u16, cell_end[i], B::zero(), 0);
+                }
+            }
+        }
+        self.stop_at_semi = any_semi;
+        self.done = false;
+        self.truncated = false;
+        self.run();
+        self.result()
+    }
+
+    /// As [`super::Connections::exposed`].
+    pub fn exposed(&self) -> Vec<Exposed<B>> {
+        let mut exposed = Vec::new();
+        for a in 0..self.groups as u16 {
+            for b in a + 1..self.groups as u16 {
+                let pair = self.pair(a, b);
+                let Some(common) = self.lists[pair].fulls.iter().map(|f| f.carrier).reduce(|x, y| x & y) else {
+                    continue;
+                };
+                if !(common & self.empty).is_zero() {
+                    exposed.push(Exposed { common, pair });
+                }
+            }
+        }
+        exposed
+    }
+
+    /// As [`super::Connections::replies_among`].
+    pub fn replies_among(&self, exposed: &[Exposed<B>], probe: usize) -> B {
+        let mut replies = B::zero();
+        for e in exposed.iter().filter(|e| e.common.has(probe)) {
+            for s in &self.lists[e.pair].semis {
+                if !s.carrier.has(probe) {
+                    replies = replies | B::single(s.key as usize);
+                }
+            }
+        }
+        replies & self.empty & !B::single(probe)
+    }
+
+    fn run(&mut self) {
+        while !self.done {
+            while self.and_lowest < self.and_queue.len() && self.and_queue[self.and_lowest].is_empty() {
+                self.and_lowest += 1;
+            }
+            if let Some(p) = self.and_queue.get_mut(self.and_lowest).and_then(Vec::pop) {
+                self.and_full(p);
+            } else if let Some((x, y)) = self.or_queue.pop() {
+                self.or_semis(x, y);
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn result(&self) -> EdgeLink<B> {
+        let m = self.masks;
+        let edges = &self.lists[self.pair(0, 1)];
+        if let Some(f) = edges.fulls.iter().min_by_key(|f| f.need) {
+            return EdgeLink::Full { carrier: f.carrier, need: f.need };
+        }
+        let Some(best) = edges.semis.iter().min_by_key(|s| s.need) else { return EdgeLink::None };
+        let must = edges.semis.iter().fold(m.board, |acc, s| acc & s.carrier);
+        let mut carriers: Vec<B> = edges.semis.iter().map(|s| s.carrier).collect();
+        carriers.sort_by_key(|c| c.count());
+        let (mut cut, mut every) = (m.board, B::zero());
+        for c in carriers {
+            if cut == must {
+                break;
+            }
+            if cut & c != cut {
+                cut = cut & c;
+                every = every | c;
+            }
+        }
+        let neediest = edges.semis.iter().map(|s| s.need).max().unwrap_or(0);
+        EdgeLink::Semi { must, every, key: best.key, carrier: best.carrier, need: best.need, neediest }
+    }
+
+    fn reset(&mut self, group_stones: &[B], empty: B) {
+        for &p in &self.touched {
+            self.lists[p].clear();
+        }
+        self.touched.clear();
+        for p in &mut self.partners {
+            p.clear();
+        }
+        self.and_queue.iter_mut().for_each(Vec::clear);
+        self.and_lowest = 0;
+        self.or_queue.clear();
+        self.groups = group_stones.len();
+        self.empty = empty;
+        self.end_cell.clear();
+        self.end_bit.clear();
+        for _ in 0..self.groups {
+            self.end_cell.push(u16::MAX);
+            self.end_bit.push(B::zero());
+        }
+        for i in empty.ones() {
+            self.end_cell.push(i as u16);
+            self.end_bit.push(B::single(i));
+        }
+        self.ends = self.end_cell.len();
+        debug_assert!(self.ends <= self.max_ends);
+    }
+
+    fn pair(&self, x: u16, y: u16) -> usize {
+        let (a, b) = if x < y { (x, y) } else { (y, x) };
+        // One slot per unordered pair: row b holds the b ends below it.
+        b as usize * (b as usize - 1) / 2 + a as usize
+    }
+
+    fn is_group(&self, end: u16) -> bool {
+        (end as usize) < self.groups
+    }
+}

@@ -1,0 +1,118 @@
+use super::*;
+use crate::engine::Record;
+use crate::engine::connections::Connections;
+use crate::engine::stones::Stones;
+
+fn both(text: &str, colour: Color) -> (EdgeLink<u128>, EdgeLink<u128>) {
+    let g = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
+    let n = g.size();
+    let s = Stones::<u128>::from_position(g.position());
+    let m = Masks::<u128>::new(n);
+    let (own, empty) = (s.of(colour), s.empty_cells(&m));
+    (Connections::new(n).edge_link(colour, own, empty, false), AllEnds::new(n).edge_link(colour, own, empty, false))
+}
+
+#[test]
+fn finds_what_the_group_only_search_finds() {
+    for (text, colour) in [
+        ("4x4 b3 a1 c2 d4", Color::Red),
+        ("4x4 b2 a1 c3 d4", Color::Red),
+        ("5x5 c3", Color::Red),
+        ("7x7 e1 d1 f1 d2 g1 d3 e2 d4", Color::Blue),
+    ] {
+        let (old, new) = both(text, colour);
+        assert!(matches!(old, EdgeLink::Full { .. }), "{text}: {old:?}");
+        assert!(matches!(new, EdgeLink::Full { .. }), "{text}: {new:?}");
+    }
+}
+
+#[test]
+fn a_ladder_escape_through_empty_cells_is_seen() {
+    // Red's diagonal b3 … h3 against Blue's: the solver proves Red
+    // (to move) wins with d7 in 1,708 positions. The group-only
+    // search sees no connection; pairing empty cells finds Red's semi.
+    let (old, new) = both("11x11 b3 h2 h3 g3 g4 f4 f5 e5 e6 d6", Color::Red);
+    assert_eq!(old, EdgeLink::None);
+    assert!(matches!(new, EdgeLink::Semi { .. }), "{new:?}");
+}
+
+/// Whether the side to move in `s` wins with perfect play.
+fn mover_wins(
+    s: Stones<u128>,
+    m: &Masks<u128>,
+    memo: &mut std::collections::HashMap<(u128, u128, bool), bool>,
+) -> bool {
+    let key = (s.red, s.blue, s.to_move == Color::Red);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mover = s.to_move;
+    let v = s.empty_cells(m).ones().any(|i| {
+        let mut c = s;
+        c.play(i);
+        c.has_won(m, mover) || !mover_wins(c, m, memo)
+    });
+    memo.insert(key, v);
+    v
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+
+    /// Against every line on 3×3 to 5×5: a full connection wins with
+    /// the opponent to move, a semi one once its key is played, and an
+    /// opponent's move outside the must-play cells loses.
+    #[test]
+    fn every_connection_holds_against_perfect_play(
+        n in 3u8..=5,
+        cells in proptest::collection::vec(0usize..25, 0..24),
+        colour_red: bool,
+    ) {
+        let m = Masks::<u128>::new(n);
+        let mut s = Stones::<u128>::empty();
+        for &c in &cells {
+            let c = c % (n as usize * n as usize);
+            if !s.empty_cells(&m).has(c) {
+                continue;
+            }
+            let mut t = s;
+            t.play(c);
+            if t.has_won(&m, Color::Red) || t.has_won(&m, Color::Blue) {
+                break;
+            }
+            s = t;
+        }
+        let empty = s.empty_cells(&m);
+        if empty.count() > 12 {
+            return Ok(());
+        }
+        let colour = if colour_red { Color::Red } else { Color::Blue };
+        let mut memo = std::collections::HashMap::new();
+        let link = AllEnds::<u128>::new(n).edge_link(colour, s.of(colour), empty, false);
+        let mut theirs = s;
+        theirs.to_move = colour.opponent();
+        match link {
+            EdgeLink::Full { .. } => {
+                proptest::prop_assert!(!mover_wins(theirs, &m, &mut memo), "full for {:?}", colour);
+            }
+            EdgeLink::Semi { must, key, .. } => {
+                let mut keyed = theirs;
+                keyed.to_move = colour;
+                keyed.play(key as usize);
+                proptest::prop_assert!(
+                    keyed.has_won(&m, colour) || !mover_wins(keyed, &m, &mut memo),
+                    "semi key for {:?}", colour
+                );
+                for i in (empty & !must).ones() {
+                    let mut t = theirs;
+                    t.play(i);
+                    proptest::prop_assert!(
+                        !t.has_won(&m, colour.opponent()) && mover_wins(t, &m, &mut memo),
+                        "{:?} may play {} outside the must-play cells", colour.opponent(), i
+                    );
+                }
+            }
+            EdgeLink::None => {}
+        }
+    }
+}
