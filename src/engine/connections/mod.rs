@@ -64,8 +64,8 @@ pub struct ListLimits {
     pub edge_semi: usize,
     /// Pair every end with every other, empty cells included
     /// ([`AllEnds`], the default), instead of these lists: it decides
-    /// far more positions at about ten times the cost of a search (see
-    /// docs/benchmarks.md).
+    /// far more positions, at a higher cost a search (docs/benchmarks.md
+    /// has both).
     pub all_ends: bool,
 }
 
