@@ -43,10 +43,10 @@ const CASES: [(u8, &str, u64, u64); 5] = [
 /// next two moves' visits and the principal variation.
 const RECORDED: [&str; 5] = [
     "c3 1 |  | c3",
-    "c4 4109 | 201 63 | c4 e4 e3 g2 f3 g3 f4 g4 f5 g5 f7 g6 g1",
-    "c5 3953 | 1096 218 | c5 d5 c6 d3 b4 b5 a6 a5",
-    "f7 904 | 762 237 | f7 h6 g8 i7 h9 g9 h8 i9",
-    "f8 1463 | 641 622 | f8 e6 d7 d6 c7",
+    "c4 754 | 31 20 | c4 e4 e3 g2 f3 g3 g1 f2 f1 e2 e1 d2 d1 c2",
+    "d5 3764 | 814 372 | d5 e3 c4 c5 d4 d7 c7 b9",
+    "f7 904 | 753 237 | f7 h6 g8 i7 h9 g9 h8 i9",
+    "d6 2192 | 1527 1508 | d6 e5 c5 d4 c4 d3 c3",
 ];
 
 fn game(size: u8, moves: &str) -> Game {
@@ -80,7 +80,7 @@ const PROVING_CASES: [(u8, &str, u64, u64); 2] =
     [(9, "d5 h2 h3 g3 e6 e5 d6 c5 g5 f6 f5 b7 b6 c6 d4 c4", 2, 300), (9, "e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3", 4, 3_000)];
 
 /// The top level's move in each proving case, as the native build chose it.
-const PROVING_RECORDED: [&str; 2] = ["b8", "d7"];
+const PROVING_RECORDED: [&str; 2] = ["b8", "e7"];
 
 /// The top level's move (proof, then search) in a proving case.
 fn top_level_move(case: (u8, &str, u64, u64)) -> String {
