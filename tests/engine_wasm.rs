@@ -17,7 +17,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use std::sync::OnceLock;
 
 use hexarena::engine::patterns::{BUILTIN, Patterns};
-use hexarena::engine::search::level::choose_move_with;
+use hexarena::engine::search::level::choose_move_configured;
 use hexarena::engine::search::{Level, SearchConfig, Searcher};
 use hexarena::engine::{Game, Move};
 
@@ -85,7 +85,11 @@ const PROVING_RECORDED: [&str; 2] = ["b8", "e7"];
 /// The top level's move (proof, then search) in a proving case.
 fn top_level_move(case: (u8, &str, u64, u64)) -> String {
     let (size, moves, seed, iterations) = case;
-    let chosen = choose_move_with(&game(size, moves), Level::Max, seed, iterations).expect("a position in play");
+    // With the learned patterns in both builds, as `config` (the level's
+    // defaults differ: none in WebAssembly).
+    let settings = SearchConfig { patterns: config(seed).patterns, ..Level::Max.search_config(seed) };
+    let chosen =
+        choose_move_configured(&game(size, moves), Level::Max, seed, settings, iterations).expect("a position in play");
     chosen.to_string()
 }
 

@@ -224,11 +224,24 @@ pub fn choose_move(game: &Game, level: Level, seed: u64) -> Option<Move> {
 
 /// [`choose_move`] with an explicit iteration budget.
 pub fn choose_move_with(game: &Game, level: Level, seed: u64, iterations: u64) -> Option<Move> {
+    choose_move_configured(game, level, seed, level.search_config(seed), iterations)
+}
+
+/// [`choose_move_with`] searching with `config` (the level's own but for
+/// what the caller changed, such as the worker's fetched patterns, which
+/// a WebAssembly build lacks by default).
+pub fn choose_move_configured(
+    game: &Game,
+    level: Level,
+    seed: u64,
+    config: SearchConfig,
+    iterations: u64,
+) -> Option<Move> {
     if game.winner().is_some() {
         return None;
     }
     let position = game.position();
-    let mut searcher = Searcher::of_game(game, level.search_config(seed)).ok()?;
+    let mut searcher = Searcher::of_game(game, config).ok()?;
     let verdict = level
         .proof_positions(game)
         .map_or(Verdict::Unknown, |positions| BoundedProof::new(position, positions).finish());

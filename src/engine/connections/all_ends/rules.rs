@@ -162,7 +162,7 @@ impl<B: Bits> AllEnds<B> {
             // Smallest carriers first, for a small union.
             avoiding.clear();
             avoiding.extend(semis.iter().filter(|s| !s.0.has(a)));
-            avoiding.sort_unstable_by_key(|s| s.0.count());
+            avoiding.sort_by_key(|s| s.0.count());
             let (mut shared, mut union, mut need) = (self.masks.board, B::zero(), 0);
             for s in &avoiding {
                 if (shared & !s.0).is_zero() {
