@@ -43,3 +43,5 @@ pub use record::{Record, RecordError, RecordErrorKind, RecordFormat};
 mod known_positions;
 #[cfg(test)]
 pub(crate) mod properties;
+#[cfg(test)]
+mod small_boards;

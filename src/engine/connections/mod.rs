@@ -5,32 +5,21 @@
 //! move; a *semi* connection needs one more move, its key. Ends are the
 //! side's groups (its two edges are groups too) and empty cells. From
 //! adjacency, two rules build the rest: AND joins two connections through
-//! a middle when their carriers (the empty cells they need) are disjoint —
-//! through a group the result is full, through an empty cell it is semi
-//! with that cell as key; OR turns semis between the same ends with no
-//! cell common to all their carriers into a full one (every such pair and
-//! triple, not only the first found: a full connection that avoids a cell
-//! is what decides a position once the opponent takes it). Bridges, the
-//! edge templates of the second and third rows (the ziggurat) and chains of
-//! them fall out of these rules, but only from groups: the rules chain
-//! empty cells through groups alone, so the ziggurat of an empty
-//! third-row cell comes from a table (`templates.rs`). With it, a stone
-//! one row further out holds semis keyed in front of it, which OR into
-//! the fourth-row template. Each connection also counts the stones
-//! that complete it at most (AND adds, a key costs one, OR takes the most
-//! of its semis), which bounds how long a proved win takes. Lists are
-//! bounded, so the search finds many connections, not every one.
+//! a middle end, OR turns semis between the same ends with no cell common
+//! to all their carriers into a full one. Each connection also counts the
+//! stones that complete it at most (AND adds, a key costs one, OR takes
+//! the most of its semis), which bounds how long a proved win takes.
 //!
-//! This group-only search is the one [`ListLimits`] with lists picks;
-//! by default the engine pairs every end instead ([`AllEnds`]).
+//! Two searches apply the rules: [`AllEnds`], the default, pairs every end
+//! with every other; [`GroupOnly`] chains empty cells through groups alone,
+//! with short lists, and is cheaper. [`ListLimits`] picks one.
 
 mod all_ends;
-mod rules;
-mod templates;
+mod group_only;
 
 pub use self::all_ends::AllEnds;
-use self::templates::anchored;
-use super::bits::{Bits, Masks};
+pub use self::group_only::GroupOnly;
+use super::bits::Bits;
 use super::color::Color;
 
 /// How a side's two edges are joined.
@@ -48,6 +37,49 @@ pub enum EdgeLink<B> {
     Semi { must: B, every: B, key: u16, carrier: B, need: u32, neediest: u32 },
     /// No connection found.
     None,
+}
+
+/// A connection between the side's two edges, as a search keeps it.
+#[derive(Clone, Copy, Debug)]
+struct EdgeConnection<B> {
+    carrier: B,
+    /// The key of a semi connection (unused for a full one).
+    key: u16,
+    need: u32,
+}
+
+impl<B: Bits> EdgeLink<B> {
+    /// What a search's connections between the edges come to on `board`:
+    /// the full one needing fewest stones, else the semis' summary.
+    fn from_lists(
+        board: B,
+        fulls: impl Iterator<Item = EdgeConnection<B>>,
+        semis: impl Iterator<Item = EdgeConnection<B>>,
+    ) -> EdgeLink<B> {
+        if let Some(f) = fulls.min_by_key(|f| f.need) {
+            return EdgeLink::Full { carrier: f.carrier, need: f.need };
+        }
+        let semis: Vec<EdgeConnection<B>> = semis.collect();
+        let Some(best) = semis.iter().min_by_key(|s| s.need) else { return EdgeLink::None };
+        let must = semis.iter().fold(board, |acc, s| acc & s.carrier);
+        // Often a few carriers already cut down to `must`: those alone are
+        // what the cut depends on (smallest first, each kept only if it
+        // narrows the cut).
+        let mut carriers: Vec<B> = semis.iter().map(|s| s.carrier).collect();
+        carriers.sort_by_key(|c| c.count());
+        let (mut cut, mut every) = (board, B::zero());
+        for c in carriers {
+            if cut == must {
+                break;
+            }
+            if cut & c != cut {
+                cut = cut & c;
+                every = every | c;
+            }
+        }
+        let neediest = semis.iter().map(|s| s.need).max().unwrap_or(0);
+        EdgeLink::Semi { must, every, key: best.key, carrier: best.carrier, need: best.need, neediest }
+    }
 }
 
 /// How many connections H-search keeps for each pair of ends: longer lists
@@ -89,128 +121,36 @@ impl ListLimits {
     }
 }
 
-/// The connections between two ends: carriers with the stones they need,
-/// semis with their keys.
-#[derive(Clone, Debug)]
-struct Pair<B> {
-    fulls: Vec<(B, u32)>,
-    semis: Vec<(B, u16, u32)>,
-}
-
-impl<B> Default for Pair<B> {
-    fn default() -> Self {
-        Pair { fulls: Vec::new(), semis: Vec::new() }
-    }
-}
-
-/// A connection just found, waiting to be combined with the others:
-/// between cells (or edges) `x` and `y`, over `carrier`, needing `need` of
-/// the owner's stones; a semi connection also has the `key` cell that
-/// would make it full.
-#[derive(Clone, Copy, Debug)]
-enum Event<B> {
-    Full { x: u16, y: u16, carrier: B, need: u32 },
-    Semi { x: u16, y: u16, carrier: B, key: u16, need: u32 },
-}
-
-/// A full connection seen from one end: (other end, carrier, need).
-type FullAt<B> = (u16, B, u32);
-/// A semi connection seen from one end: (other end, carrier, key, need).
-type SemiAt<B> = (u16, B, u16, u32);
-
-/// H-search for one board size, with scratch space reused between calls.
-#[derive(Clone, Debug)]
-pub struct Connections<B: Bits> {
-    masks: Masks<B>,
-    cells: usize,
-    /// Each cell's neighbours, as a set and as a list.
-    neighbours: Vec<B>,
-    neighbour_list: Vec<[u16; 6]>,
-    // Per call: groups are ends 0..groups (0 and 1 the edges), empty cell
-    // `i` is end `groups + i`.
-    groups: usize,
-    ends: usize,
-    empty: B,
-    pairs: Vec<Pair<B>>,
-    touched: Vec<usize>,
-    /// Full connections at each end, to groups and to empty cells:
-    /// (other end, carrier, need). Kept apart because an empty cell chains
-    /// only with groups.
-    at: [Vec<Vec<FullAt<B>>>; 2],
-    /// Semi connections at each group, likewise: (other end, carrier, key,
-    /// need).
-    semi_at: [Vec<Vec<SemiAt<B>>>; 2],
-    queue: Vec<Event<B>>,
-    stop_at_semi: bool,
-    done: bool,
-    /// Whether a full list turned a connection away in the last search.
-    truncated: bool,
-    /// Scratch: the full connections one new semi makes with its pair's
-    /// others.
-    ors: Vec<(B, u32)>,
-    limits: ListLimits,
-    /// The edge templates placed on the board, by colour (Red, Blue) and anchor
-    /// cell: (edge end, carrier, need).
-    anchored: [Vec<Vec<(u16, B, u32)>>; 2],
-    /// The empty cells each group touches, by group end: the seeds of
-    /// the last search, each a full connection with no carrier.
-    touch: Vec<B>,
-    /// The search over every pair of ends, when the limits ask for it.
-    all_ends: Option<Box<AllEnds<B>>>,
-}
-
 /// Two groups whose every full connection runs through `common`.
 #[derive(Clone, Copy, Debug)]
 pub struct Exposed<B> {
     pub common: B,
-    /// The pair's index in the connection lists.
+    /// The pair's index in the search's connection lists.
     pair: usize,
 }
 
+/// H-search for one board size, with scratch space reused between calls:
+/// the search [`ListLimits`] picked.
+#[derive(Clone, Debug)]
+pub enum Connections<B: Bits> {
+    GroupOnly(Box<GroupOnly<B>>),
+    AllEnds(Box<AllEnds<B>>),
+}
+
 impl<B: Bits> Connections<B> {
-    /// The group-only H-search for an `n`×`n` board, with the default
-    /// list limits.
+    /// The group-only search for an `n`×`n` board, with the default list
+    /// limits.
     #[cfg(test)]
     pub fn new(n: u8) -> Connections<B> {
         Self::with_limits(n, ListLimits { all_ends: false, ..ListLimits::default() })
     }
 
-    /// H-search for an `n`×`n` board keeping up to `limits` connections a
-    /// pair.
+    /// H-search for an `n`×`n` board, as `limits` asks.
     pub fn with_limits(n: u8, limits: ListLimits) -> Connections<B> {
-        let masks = Masks::new(n);
-        let cells = n as usize * n as usize;
-        let neighbours: Vec<B> = (0..cells).map(|i| masks.grow(B::single(i)) & !B::single(i)).collect();
-        let neighbour_list = (0..cells)
-            .map(|i| {
-                let mut list = [i as u16; 6];
-                for (slot, j) in (0..cells).filter(|&j| neighbours[i].has(j)).enumerate() {
-                    list[slot] = j as u16;
-                }
-                list
-            })
-            .collect();
-        Connections {
-            masks,
-            cells,
-            neighbours,
-            neighbour_list,
-            groups: 0,
-            ends: 0,
-            empty: B::zero(),
-            pairs: Vec::new(),
-            touched: Vec::new(),
-            at: [Vec::new(), Vec::new()],
-            semi_at: [Vec::new(), Vec::new()],
-            queue: Vec::new(),
-            stop_at_semi: false,
-            done: false,
-            truncated: false,
-            ors: Vec::new(),
-            limits,
-            anchored: [anchored(n, Color::Red), anchored(n, Color::Blue)],
-            touch: Vec::new(),
-            all_ends: limits.all_ends.then(|| Box::new(AllEnds::new(n))),
+        if limits.all_ends {
+            Connections::AllEnds(Box::new(AllEnds::new(n)))
+        } else {
+            Connections::GroupOnly(Box::new(GroupOnly::new(n, limits)))
         }
     }
 
@@ -219,110 +159,21 @@ impl<B: Bits> Connections<B> {
     /// connection (enough to know the side to move wins); otherwise it
     /// gathers all it can, to narrow the opponent's must-play cells.
     pub fn edge_link(&mut self, colour: Color, own: B, empty: B, any_semi: bool) -> EdgeLink<B> {
-        if let Some(a) = &mut self.all_ends {
-            return a.edge_link(colour, own, empty, any_semi);
-        }
-        let m = self.masks;
-        let (first, second) = match colour {
-            Color::Red => (m.left, m.right),
-            Color::Blue => (m.top, m.bottom),
-        };
-        // Groups: what touches an edge belongs to it.
-        let edge_stones = [m.flood(first, own), m.flood(second, own)];
-        if !(edge_stones[0] & edge_stones[1]).is_zero() {
-            return EdgeLink::Full { carrier: B::zero(), need: 0 };
-        }
-        let mut group_stones: Vec<B> = Vec::new();
-        let mut rest = own & !edge_stones[0] & !edge_stones[1];
-        while let Some(i) = rest.lowest() {
-            let g = m.flood(B::single(i), own);
-            rest = rest & !g;
-            group_stones.push(g);
-        }
-        self.reset(2 + group_stones.len(), empty);
-        // Adjacency: each group is fully joined to the empty cells it touches.
-        let touching = |stones: B, edge: B| (m.grow(stones) | edge) & empty;
-        self.touch.clear();
-        self.touch.extend([touching(edge_stones[0], first), touching(edge_stones[1], second)]);
-        self.touch.extend(group_stones.iter().map(|&g| m.grow(g) & empty));
-        for g in 0..self.touch.len() {
-            for i in self.touch[g].ones() {
-                self.add_full(g as u16, self.end_of_cell(i), B::zero(), 0);
-            }
-        }
-        let colour_index = usize::from(colour == Color::Blue);
-        let free = empty | own;
-        for x in empty.ones() {
-            for k in 0..self.anchored[colour_index][x].len() {
-                let (edge, carrier, need) = self.anchored[colour_index][x][k];
-                if (carrier & !free).is_zero() {
-                    self.add_full(edge, self.end_of_cell(x), carrier & empty, need);
-                }
-            }
-        }
-        self.stop_at_semi = any_semi;
-        self.done = false;
-        self.truncated = false;
-        let mut head = 0;
-        while head < self.queue.len() && !self.done {
-            match self.queue[head] {
-                Event::Full { x, y, carrier, need } => self.after_full(x, y, carrier, need),
-                Event::Semi { x, y, carrier, key, need } => self.after_semi(x, y, carrier, key, need),
-            }
-            head += 1;
-        }
-        let edges = &self.pairs[1];
-        if let Some(&(carrier, need)) = edges.fulls.iter().min_by_key(|f| f.1) {
-            EdgeLink::Full { carrier, need }
-        } else if let Some(&(carrier, key, need)) = edges.semis.iter().min_by_key(|s| s.2) {
-            let must = edges.semis.iter().fold(m.board, |acc, &(c, _, _)| acc & c);
-            // Often a few carriers already cut down to `must`: those alone
-            // are what the cut depends on (smallest first, each kept only
-            // if it narrows the cut).
-            let mut carriers: Vec<B> = edges.semis.iter().map(|s| s.0).collect();
-            carriers.sort_by_key(|c| c.count());
-            let (mut cut, mut every) = (m.board, B::zero());
-            for c in carriers {
-                if cut == must {
-                    break;
-                }
-                if cut & c != cut {
-                    cut = cut & c;
-                    every = every | c;
-                }
-            }
-            let neediest = edges.semis.iter().map(|s| s.2).max().unwrap_or(0);
-            EdgeLink::Semi { must, every, key, carrier, need, neediest }
-        } else {
-            EdgeLink::None
+        match self {
+            Connections::GroupOnly(g) => g.edge_link(colour, own, empty, any_semi),
+            Connections::AllEnds(a) => a.edge_link(colour, own, empty, any_semi),
         }
     }
 
-    /// [`Connections::replies_among`] for one probe.
-    #[cfg(test)]
-    pub fn replies_to(&self, probe: usize) -> B {
-        self.replies_among(&self.exposed(), probe)
-    }
-
-    /// The pairs of groups whose full connections all share cells, with
-    /// those cells: the only places a single stone can break a connection.
-    /// Worked out once for many probes (see [`Connections::replies_among`]).
+    /// After [`Connections::edge_link`]: the pairs of groups whose full
+    /// connections all share cells, with those cells: the only places a
+    /// single stone can break a connection. Worked out once for many
+    /// probes (see [`Connections::replies_among`]).
     pub fn exposed(&self) -> Vec<Exposed<B>> {
-        if let Some(a) = &self.all_ends {
-            return a.exposed();
+        match self {
+            Connections::GroupOnly(g) => g.exposed(),
+            Connections::AllEnds(a) => a.exposed(),
         }
-        let mut exposed = Vec::new();
-        for a in 0..self.groups {
-            for b in a + 1..self.groups {
-                let pair = a * self.ends + b;
-                let Some(p) = self.pairs.get(pair) else { continue };
-                let Some(common) = p.fulls.iter().map(|f| f.0).reduce(|x, y| x & y) else { continue };
-                if !(common & self.empty).is_zero() {
-                    exposed.push(Exposed { common, pair });
-                }
-            }
-        }
-        exposed
     }
 
     /// After [`Connections::edge_link`]: the side's answers to an opponent
@@ -333,96 +184,9 @@ impl<B: Bits> Connections<B> {
     /// the lists are bounded, and a connection outside them may avoid the
     /// probe.
     pub fn replies_among(&self, exposed: &[Exposed<B>], probe: usize) -> B {
-        if let Some(a) = &self.all_ends {
-            return a.replies_among(exposed, probe);
+        match self {
+            Connections::GroupOnly(g) => g.replies_among(exposed, probe),
+            Connections::AllEnds(a) => a.replies_among(exposed, probe),
         }
-        let mut replies = B::zero();
-        for e in exposed.iter().filter(|e| e.common.has(probe)) {
-            for &(carrier, key, _) in &self.pairs[e.pair].semis {
-                if !carrier.has(probe) {
-                    replies = replies | B::single(key as usize);
-                }
-            }
-        }
-        replies & self.empty & !B::single(probe)
-    }
-
-    /// Whether the last [`Connections::edge_link`] ran to the end with no
-    /// connection turned away for want of room. Then, for every pair of
-    /// ends, it kept a connection at least as good (no more cells, no more
-    /// stones) as any the rules derive; so a search with fewer own cells
-    /// and fewer empty cells finds no connection the last one lacked.
-    #[cfg(test)]
-    pub fn complete(&self) -> bool {
-        !self.truncated && !self.done
-    }
-
-    fn reset(&mut self, groups: usize, empty: B) {
-        for &p in &self.touched {
-            self.pairs[p].fulls.clear();
-            self.pairs[p].semis.clear();
-        }
-        self.touched.clear();
-        self.groups = groups;
-        self.ends = groups + self.cells;
-        self.empty = empty;
-        let needed = groups * self.ends;
-        if self.pairs.len() < needed {
-            self.pairs.resize_with(needed, Pair::default);
-        }
-        for at in &mut self.at {
-            if at.len() < self.ends {
-                at.resize_with(self.ends, Vec::new);
-            }
-            at.iter_mut().for_each(Vec::clear);
-        }
-        for semi_at in &mut self.semi_at {
-            if semi_at.len() < groups {
-                semi_at.resize_with(groups, Vec::new);
-            }
-            semi_at.iter_mut().for_each(Vec::clear);
-        }
-        self.queue.clear();
-    }
-
-    fn end_of_cell(&self, i: usize) -> u16 {
-        (self.groups + i) as u16
-    }
-
-    fn is_group(&self, end: u16) -> bool {
-        (end as usize) < self.groups
-    }
-
-    /// Which list an end belongs in: 0 for groups, 1 for empty cells.
-    fn kind(&self, end: u16) -> usize {
-        usize::from(!self.is_group(end))
-    }
-
-    fn cell_of(&self, end: u16) -> usize {
-        end as usize - self.groups
-    }
-
-    /// The pair slot of the side's two edges (ends 0 and 1): a connection
-    /// there wins.
-    const EDGE_TO_EDGE: usize = 1;
-
-    /// The pair slot of two ends, at least one a group (the smaller id).
-    fn pair_index(&mut self, x: u16, y: u16) -> usize {
-        let (a, b) = if x < y { (x, y) } else { (y, x) };
-        let p = a as usize * self.ends + b as usize;
-        let pair = &self.pairs[p];
-        if pair.fulls.is_empty() && pair.semis.is_empty() {
-            self.touched.push(p);
-        }
-        p
-    }
-
-    /// Whether a connection from `to` with carrier `carrier` may pass
-    /// through the end `end`: an empty-cell end must lie outside it.
-    fn clear_of(&self, end: u16, carrier: B) -> bool {
-        self.is_group(end) || !carrier.has(self.cell_of(end))
     }
 }
-
-#[cfg(test)]
-mod tests;

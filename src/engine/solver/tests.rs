@@ -1,5 +1,6 @@
 use super::*;
 use crate::engine::position::Position;
+use crate::engine::small_boards::{mover_wins as mover_wins_stones, random_stones};
 use crate::engine::solver::{Prover, solve, solve_each};
 use crate::engine::{Game, Move};
 
@@ -159,23 +160,6 @@ fn a_captured_pair_and_a_dead_cell_never_enter_the_search() {
     }
 }
 
-/// Whether the side to move in `s` wins, by plain minimax.
-fn stones_mover_wins(s: Stones<u128>, m: &Masks<u128>, memo: &mut HashMap<(u128, u128, bool), bool>) -> bool {
-    let key = (s.red, s.blue, s.to_move == Color::Red);
-    if let Some(&v) = memo.get(&key) {
-        return v;
-    }
-    let mover = s.to_move;
-    let empty = s.empty_cells(m);
-    let win = (0..m.size as usize * m.size as usize).filter(|&i| empty.has(i)).any(|i| {
-        let mut c = s;
-        c.play(i);
-        c.has_won(m, mover) || !stones_mover_wins(c, m, memo)
-    });
-    memo.insert(key, win);
-    win
-}
-
 /// With best play on both sides, how many more stones the winner needs.
 fn fewest_winner_stones(s: Stones<u128>, m: &Masks<u128>, memo: &mut HashMap<(u128, u128, bool), (bool, u32)>) -> u32 {
     fn go(s: Stones<u128>, m: &Masks<u128>, memo: &mut HashMap<(u128, u128, bool), (bool, u32)>) -> (bool, u32) {
@@ -211,27 +195,6 @@ fn fewest_winner_stones(s: Stones<u128>, m: &Masks<u128>, memo: &mut HashMap<(u1
     go(s, m, memo).1
 }
 
-/// A position of `n`×`n` from cells played in turn (taken cells
-/// skipped), stopping before anyone has won.
-fn random_stones(n: u8, cells: &[usize], red_to_move: bool) -> Stones<u128> {
-    let m = Masks::<u128>::new(n);
-    let mut s = Stones::<u128>::empty();
-    for &c in cells {
-        let c = c % (n as usize * n as usize);
-        if !s.empty_cells(&m).has(c) {
-            continue;
-        }
-        let mut t = s;
-        t.play(c);
-        if t.has_won(&m, Color::Red) || t.has_won(&m, Color::Blue) {
-            break;
-        }
-        s = t;
-    }
-    s.to_move = if red_to_move { Color::Red } else { Color::Blue };
-    s
-}
-
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
 
@@ -246,13 +209,13 @@ proptest::proptest! {
         let m = Masks::<u128>::new(n);
         let s = random_stones(n, &cells, red_to_move);
         let mut memo = HashMap::new();
-        let mover_wins = stones_mover_wins(s, &m, &mut memo);
+        let mover_wins = mover_wins_stones(s, &m, &mut memo);
         let dead = DeadCells::new(n);
         let mut filled = s;
         dead.fill_captured(&mut filled, &m);
         let filled_decided = filled.has_won(&m, s.to_move) || filled.has_won(&m, s.to_move.opponent());
         if !filled_decided {
-            proptest::prop_assert_eq!(stones_mover_wins(filled, &m, &mut memo), mover_wins, "captured fill");
+            proptest::prop_assert_eq!(mover_wins_stones(filled, &m, &mut memo), mover_wins, "captured fill");
         }
         let mut conn = Connections::<u128>::new(n);
         for colour in [Color::Red, Color::Blue] {
@@ -298,7 +261,7 @@ proptest::proptest! {
         let winning: u128 = (0..(n as usize * n as usize)).filter(|&c| empty.has(c)).fold(0, |set, c| {
             let mut t = s;
             t.play(c);
-            if t.has_won(&m, mover) || !stones_mover_wins(t, &m, &mut memo) { set | 1 << c } else { set }
+            if t.has_won(&m, mover) || !mover_wins_stones(t, &m, &mut memo) { set | 1 << c } else { set }
         });
         match Solver::<u128>::new(n, 0).knowledge(&s) {
             Known::Won { moves, .. } => {
@@ -333,7 +296,7 @@ proptest::proptest! {
         let wins_by = |c: u16, memo: &mut HashMap<(u128, u128, bool), bool>| {
             let mut t = s;
             t.play(c as usize);
-            t.has_won(&m, mover) || !stones_mover_wins(t, &m, memo)
+            t.has_won(&m, mover) || !mover_wins_stones(t, &m, memo)
         };
         for (y, x) in dead.dominated(&s, mover, empty) {
             proptest::prop_assert!(empty.has(y as usize) && empty.has(x as usize) && x != y);
@@ -392,7 +355,7 @@ proptest::proptest! {
         proptest::prop_assert!(crate::engine::proof_templates::covers(&t, &y), "built to be covered");
         proptest::prop_assert!(!y.has_won(&m, winner.opponent()), "the loser joined its edges in {y:?}");
         if !y.has_won(&m, winner) {
-            let mover_wins = stones_mover_wins(y, &m, &mut HashMap::new());
+            let mover_wins = mover_wins_stones(y, &m, &mut HashMap::new());
             proptest::prop_assert_eq!(mover_wins, y.to_move == winner, "template {:?} proof {:#x} wrongly covers {:?}", s, proof, y);
         }
     }
@@ -429,7 +392,7 @@ proptest::proptest! {
         if t.has_won(&m, loser.opponent()) {
             return Ok(());
         }
-        let still = stones_mover_wins(t, &m, &mut HashMap::new());
+        let still = mover_wins_stones(t, &m, &mut HashMap::new());
         proptest::prop_assert_eq!(still, mover_wins, "proof set {:#x} of {:?} broken by {:?}", proof, s, t);
     }
 }

@@ -1,6 +1,6 @@
 //! H-search between every pair of ends, empty cells included.
 //!
-//! [`super::Connections`] chains empty cells only through groups, so a
+//! [`super::GroupOnly`] chains empty cells only through groups, so a
 //! connection between two empty cells (a bridge between two empty cells,
 //! the ziggurat of an empty third-row cell) never forms and cannot feed
 //! the rules. Here every end is paired with every other, as in
@@ -24,7 +24,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-use super::{EdgeLink, Exposed};
+use super::{EdgeConnection, EdgeLink, Exposed};
 use crate::engine::bits::{Bits, Masks};
 use crate::engine::color::Color;
 
@@ -138,8 +138,6 @@ pub struct AllEnds<B: Bits> {
     or_queue: Vec<(u16, u16)>,
     stop_at_semi: bool,
     done: bool,
-    /// Whether a cap turned a connection away in the last search.
-    truncated: bool,
     /// OR's working lists (carrier, need), kept between calls.
     scratch: [Vec<(B, u32)>; 3],
 }
@@ -163,7 +161,6 @@ impl<B: Bits> AllEnds<B> {
             or_queue: Vec::new(),
             stop_at_semi: false,
             done: false,
-            truncated: false,
             scratch: [Vec::new(), Vec::new(), Vec::new()],
         }
     }
@@ -213,7 +210,6 @@ impl<B: Bits> AllEnds<B> {
         }
         self.stop_at_semi = any_semi;
         self.done = false;
-        self.truncated = false;
         self.run();
         self.result()
     }
@@ -264,27 +260,12 @@ impl<B: Bits> AllEnds<B> {
     }
 
     fn result(&self) -> EdgeLink<B> {
-        let m = self.masks;
         let edges = &self.lists[self.pair(0, 1)];
-        if let Some(f) = edges.fulls.iter().min_by_key(|f| f.need) {
-            return EdgeLink::Full { carrier: f.carrier, need: f.need };
-        }
-        let Some(best) = edges.semis.iter().min_by_key(|s| s.need) else { return EdgeLink::None };
-        let must = edges.semis.iter().fold(m.board, |acc, s| acc & s.carrier);
-        let mut carriers: Vec<B> = edges.semis.iter().map(|s| s.carrier).collect();
-        carriers.sort_by_key(|c| c.count());
-        let (mut cut, mut every) = (m.board, B::zero());
-        for c in carriers {
-            if cut == must {
-                break;
-            }
-            if cut & c != cut {
-                cut = cut & c;
-                every = every | c;
-            }
-        }
-        let neediest = edges.semis.iter().map(|s| s.need).max().unwrap_or(0);
-        EdgeLink::Semi { must, every, key: best.key, carrier: best.carrier, need: best.need, neediest }
+        EdgeLink::from_lists(
+            self.masks.board,
+            edges.fulls.iter().map(|f| EdgeConnection { carrier: f.carrier, key: 0, need: f.need }),
+            edges.semis.iter().map(|s| EdgeConnection { carrier: s.carrier, key: s.key, need: s.need }),
+        )
     }
 
     fn reset(&mut self, group_stones: &[B], empty: B) {

@@ -26,7 +26,6 @@ impl<B: Bits> AllEnds<B> {
                 return;
             }
             if l.fulls.len() >= FULL_CAP {
-                self.truncated = true;
                 return;
             }
         }
@@ -69,7 +68,6 @@ impl<B: Bits> AllEnds<B> {
             l.share_semis();
         }
         if l.semis.len() >= SEMI_CAP {
-            self.truncated = true;
             return;
         }
         l.semis.push(Semi { carrier, key, need, processed: false });

@@ -1,6 +1,7 @@
 use super::*;
 use crate::engine::Record;
-use crate::engine::connections::Connections;
+use crate::engine::connections::{GroupOnly, ListLimits};
+use crate::engine::small_boards::{Memo, mover_wins, random_stones};
 use crate::engine::stones::Stones;
 
 fn both(text: &str, colour: Color) -> (EdgeLink<u128>, EdgeLink<u128>) {
@@ -9,7 +10,11 @@ fn both(text: &str, colour: Color) -> (EdgeLink<u128>, EdgeLink<u128>) {
     let s = Stones::<u128>::from_position(g.position());
     let m = Masks::<u128>::new(n);
     let (own, empty) = (s.of(colour), s.empty_cells(&m));
-    (Connections::new(n).edge_link(colour, own, empty, false), AllEnds::new(n).edge_link(colour, own, empty, false))
+    let lists = ListLimits { all_ends: false, ..ListLimits::default() };
+    (
+        GroupOnly::new(n, lists).edge_link(colour, own, empty, false),
+        AllEnds::new(n).edge_link(colour, own, empty, false),
+    )
 }
 
 #[test]
@@ -36,26 +41,6 @@ fn a_ladder_escape_through_empty_cells_is_seen() {
     assert!(matches!(new, EdgeLink::Semi { .. }), "{new:?}");
 }
 
-/// Whether the side to move in `s` wins with perfect play.
-fn mover_wins(
-    s: Stones<u128>,
-    m: &Masks<u128>,
-    memo: &mut std::collections::HashMap<(u128, u128, bool), bool>,
-) -> bool {
-    let key = (s.red, s.blue, s.to_move == Color::Red);
-    if let Some(&v) = memo.get(&key) {
-        return v;
-    }
-    let mover = s.to_move;
-    let v = s.empty_cells(m).ones().any(|i| {
-        let mut c = s;
-        c.play(i);
-        c.has_won(m, mover) || !mover_wins(c, m, memo)
-    });
-    memo.insert(key, v);
-    v
-}
-
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
 
@@ -69,25 +54,13 @@ proptest::proptest! {
         colour_red: bool,
     ) {
         let m = Masks::<u128>::new(n);
-        let mut s = Stones::<u128>::empty();
-        for &c in &cells {
-            let c = c % (n as usize * n as usize);
-            if !s.empty_cells(&m).has(c) {
-                continue;
-            }
-            let mut t = s;
-            t.play(c);
-            if t.has_won(&m, Color::Red) || t.has_won(&m, Color::Blue) {
-                break;
-            }
-            s = t;
-        }
+        let s = random_stones(n, &cells, true);
         let empty = s.empty_cells(&m);
         if empty.count() > 12 {
             return Ok(());
         }
         let colour = if colour_red { Color::Red } else { Color::Blue };
-        let mut memo = std::collections::HashMap::new();
+        let mut memo = Memo::new();
         let link = AllEnds::<u128>::new(n).edge_link(colour, s.of(colour), empty, false);
         let mut theirs = s;
         theirs.to_move = colour.opponent();

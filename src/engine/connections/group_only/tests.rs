@@ -2,12 +2,17 @@ use super::*;
 use crate::engine::stones::Stones;
 use crate::engine::{Cell, Record};
 
+/// The default lists, for this search.
+fn lists() -> ListLimits {
+    ListLimits { all_ends: false, ..ListLimits::default() }
+}
+
 fn link(text: &str, colour: Color) -> (EdgeLink<u128>, u8) {
     let g = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
     let n = g.size();
     let s = Stones::<u128>::from_position(g.position());
     let m = Masks::<u128>::new(n);
-    (Connections::new(n).edge_link(colour, s.of(colour), s.empty_cells(&m), false), n)
+    (GroupOnly::new(n, lists()).edge_link(colour, s.of(colour), s.empty_cells(&m), false), n)
 }
 
 fn cells(set: u128, n: u8) -> Vec<String> {
@@ -68,7 +73,7 @@ fn every_pair_and_triple_of_semis_is_tried() {
     let red = set("g2 f3 g3 d4 a5 b5 a6 b6 c6 d6 a7 b7 c7");
     let blue = set("d3 c4 c5 d5");
     let m = Masks::<u64>::new(n);
-    let mut c = Connections::<u64>::new(n);
+    let mut c = GroupOnly::<u64>::new(n, lists());
     let f4 = set("f4");
     match c.edge_link(Color::Red, red, m.board & !red & !blue, false) {
         EdgeLink::Semi { must, .. } => panic!("Blue may still play {must:#x}"),
@@ -155,9 +160,9 @@ fn short_lists_miss_what_an_or_of_several_semis_builds() {
     let m = Masks::<u128>::new(7);
     let (own, empty) = (s.of(Color::Blue), s.empty_cells(&m));
     let one = ListLimits { full: 1, semi: 1, edge_semi: 1, all_ends: false };
-    let short = Connections::with_limits(7, one).edge_link(Color::Blue, own, empty, false);
+    let short = GroupOnly::new(7, one).edge_link(Color::Blue, own, empty, false);
     assert!(!matches!(short, EdgeLink::Full { .. }), "{short:?}");
-    let long = Connections::with_limits(7, ListLimits::default()).edge_link(Color::Blue, own, empty, false);
+    let long = GroupOnly::new(7, lists()).edge_link(Color::Blue, own, empty, false);
     assert!(matches!(long, EdgeLink::Full { .. }), "{long:?}");
 }
 
@@ -187,7 +192,7 @@ proptest::proptest! {
         }
         let empty = m.board & !red & !blue;
         let Some(o) = empty.ones().nth(taken % empty.count().max(1) as usize) else { return Ok(()) };
-        let mut c = Connections::<u64>::new(n);
+        let mut c = GroupOnly::<u64>::new(n, lists());
         let before = c.edge_link(Color::Red, red, empty, false);
         let quiet = c.complete()
             && match before {
@@ -213,7 +218,7 @@ fn an_intrusion_into_an_edge_bridge_is_answered_by_its_other_cell() {
     let n = g.size();
     let s = Stones::<u128>::from_position(g.position());
     let m = Masks::<u128>::new(n);
-    let mut c = Connections::new(n);
+    let mut c = GroupOnly::new(n, lists());
     c.edge_link(Color::Red, s.red, s.empty_cells(&m), false);
     let at = |name: &str| Cell::parse(name, n).unwrap().index(n);
     assert_eq!(cells(c.replies_to(at("a3")), n), ["b2", "a4"]);

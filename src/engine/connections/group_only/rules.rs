@@ -2,10 +2,10 @@
 //! OR of semi connections between the same two ends; and the bookkeeping
 //! that keeps each pair's lists short and notices a win between the edges.
 
-use super::{Connections, Event};
+use super::{Event, GroupOnly};
 use crate::engine::bits::Bits;
 
-impl<B: Bits> Connections<B> {
+impl<B: Bits> GroupOnly<B> {
     pub(super) fn add_full(&mut self, x: u16, y: u16, carrier: B, need: u32) {
         let p = self.pair_index(x, y);
         let pair = &mut self.pairs[p];
