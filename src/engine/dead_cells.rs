@@ -153,32 +153,6 @@ impl DeadCells {
         (found, answers)
     }
 
-    /// For each cell of `cells`, what `colour`'s stone there would capture
-    /// around it: the pairs of neighbouring empty cells in its ring that
-    /// the stone makes a captured pair (an intrusion on one is answered on
-    /// the other, which leaves the intruder dead). Written to `out`, by
-    /// cell. Like every capture, it holds whatever else is filled later.
-    pub fn captured_after<B: Bits>(&self, s: &Stones<B>, colour: Color, cells: B, out: &mut Vec<B>) {
-        let mut colours = self.colours(s);
-        let x = if colour == Color::Red { RED } else { BLUE };
-        out.clear();
-        out.resize(colours.len(), B::zero());
-        for z in cells.ones() {
-            colours[z] = x;
-            let ring = self.rings[z];
-            let mut captured = B::zero();
-            for k in 0..6 {
-                let (Around::Cell(a), Around::Cell(b)) = (ring[k], ring[(k + 1) % 6]) else { continue };
-                let (a, b) = (a as usize, b as usize);
-                if colours[a] == EMPTY && colours[b] == EMPTY && self.captures(&mut colours, a, b, x) {
-                    captured = captured | B::single(a) | B::single(b);
-                }
-            }
-            out[z] = captured;
-            colours[z] = EMPTY;
-        }
-    }
-
     /// Moves of `colour` among `candidates` that a neighbouring candidate
     /// *dominates*, as (dominated, dominator). After `colour` plays the
     /// dominator, the dominated cell is dead or captured by `colour` with

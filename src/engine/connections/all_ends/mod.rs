@@ -27,8 +27,6 @@ mod tests;
 use super::{EdgeConnection, EdgeLink, Exposed};
 use crate::engine::bits::{Bits, Masks};
 use crate::engine::color::Color;
-use crate::engine::dead_cells::DeadCells;
-use crate::engine::stones::Stones;
 
 /// A full connection between a pair of ends.
 #[derive(Clone, Copy, Debug)]
@@ -127,13 +125,6 @@ pub struct AllEnds<B: Bits> {
     end_cell: Vec<u16>,
     /// Each end's own cell as a set (empty for groups).
     end_bit: Vec<B>,
-    /// What the side's stone on each end's cell would capture around it
-    /// (nothing for groups): cells two connections may share, as the
-    /// side answers an intrusion there within the pair.
-    end_captured: Vec<B>,
-    dead: DeadCells,
-    /// Scratch: the captured cells by board cell.
-    captured: Vec<B>,
     lists: Vec<Lists<B>>,
     touched: Vec<usize>,
     /// For each end, the ends it has a full connection with.
@@ -162,9 +153,6 @@ impl<B: Bits> AllEnds<B> {
             empty: B::zero(),
             end_cell: Vec::new(),
             end_bit: Vec::new(),
-            end_captured: Vec::new(),
-            dead: DeadCells::new(n),
-            captured: Vec::new(),
             lists: vec![Lists::default(); max_ends * (max_ends - 1) / 2],
             touched: Vec::new(),
             partners: vec![Vec::new(); max_ends],
@@ -196,14 +184,6 @@ impl<B: Bits> AllEnds<B> {
             group_stones.push(g);
         }
         self.reset(&group_stones, empty);
-        let other = m.board & !own & !empty;
-        let (red, blue) = if colour == Color::Red { (own, other) } else { (other, own) };
-        self.dead.captured_after(&Stones { red, blue, to_move: colour }, colour, empty, &mut self.captured);
-        self.end_captured.clear();
-        self.end_captured.resize(self.groups, B::zero());
-        for e in self.groups..self.ends {
-            self.end_captured.push(self.captured[self.end_cell[e] as usize]);
-        }
         // Adjacency: a group to the empty cells it touches (an edge to its
         // row too), and an empty cell to its empty neighbours.
         let mut cell_end = vec![u16::MAX; m.size as usize * m.size as usize];

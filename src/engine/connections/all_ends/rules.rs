@@ -85,10 +85,7 @@ impl<B: Bits> AllEnds<B> {
     }
 
     /// AND: the full connection `f`, if still kept, with every processed
-    /// full connection at either of its ends. The two carriers may share
-    /// only cells that a stone on one of the three ends would capture
-    /// (the side answers an intrusion there within its captured pair);
-    /// then those captured cells join the carrier.
+    /// full connection at either of its ends.
     pub(super) fn and_full(&mut self, f: Pending<B>) {
         let p = self.pair(f.x, f.y);
         let Some(entry) =
@@ -105,38 +102,30 @@ impl<B: Bits> AllEnds<B> {
             }
             let through_empty = !self.is_group(z);
             let o_bit = self.end_bit[o as usize];
-            let z_bit = self.end_bit[z as usize];
-            let (carrier, need) = if through_empty { (f.carrier | z_bit, f.need + 1) } else { (f.carrier, f.need) };
-            let spare_oz = self.end_captured[o as usize] | self.end_captured[z as usize];
+            let (carrier, need) =
+                if through_empty { (f.carrier | self.end_bit[z as usize], f.need + 1) } else { (f.carrier, f.need) };
             let mut k = 0;
             while k < self.partners[z as usize].len() {
                 let w = self.partners[z as usize][k];
                 k += 1;
-                let w_bit = self.end_bit[w as usize];
-                if w == o || !(w_bit & f.carrier).is_zero() {
+                if w == o || !(self.end_bit[w as usize] & f.carrier).is_zero() {
                     continue;
                 }
-                let spare = (spare_oz | self.end_captured[w as usize]) & !(o_bit | w_bit | z_bit);
                 let zw = self.pair(z, w);
-                if !(self.lists[zw].processed_shared & ((f.carrier & !spare) | o_bit)).is_zero() {
+                if !(self.lists[zw].processed_shared & (f.carrier | o_bit)).is_zero() {
                     continue;
                 }
                 let mut j = 0;
                 while j < self.lists[zw].fulls.len() {
                     let g = self.lists[zw].fulls[j];
                     j += 1;
-                    let shared = g.carrier & f.carrier;
-                    if !g.processed || !(g.carrier & o_bit).is_zero() || !(shared & !spare).is_zero() {
+                    if !g.processed || !(g.carrier & (f.carrier | o_bit)).is_zero() {
                         continue;
                     }
-                    // An answer in a captured pair may cost the side a stone.
-                    let (extra, answers) =
-                        if shared.is_zero() { (B::zero(), 0) } else { (spare, spare.count().div_ceil(2)) };
-                    let joined = carrier | g.carrier | extra;
                     if through_empty {
-                        self.add_semi(o, w, joined, self.end_cell[z as usize], need + g.need + answers);
+                        self.add_semi(o, w, carrier | g.carrier, self.end_cell[z as usize], need + g.need);
                     } else {
-                        self.add_full(o, w, joined, need + g.need + answers);
+                        self.add_full(o, w, carrier | g.carrier, need + g.need);
                     }
                     if self.done {
                         return;
