@@ -129,6 +129,48 @@ pub struct Exposed<B> {
     pair: usize,
 }
 
+impl<B: Bits> Exposed<B> {
+    /// The pairs of the first `groups` ends (the side's groups) whose full
+    /// connections all share an empty cell: `fulls(a, b)` gives a pair's
+    /// slot and its full carriers, if the search keeps that pair.
+    fn among<I: Iterator<Item = B>>(
+        groups: usize,
+        empty: B,
+        fulls: impl Fn(usize, usize) -> Option<(usize, I)>,
+    ) -> Vec<Exposed<B>> {
+        let mut exposed = Vec::new();
+        for a in 0..groups {
+            for b in a + 1..groups {
+                let Some((pair, carriers)) = fulls(a, b) else { continue };
+                let Some(common) = carriers.reduce(|x, y| x & y) else { continue };
+                if !(common & empty).is_zero() {
+                    exposed.push(Exposed { common, pair });
+                }
+            }
+        }
+        exposed
+    }
+
+    /// What [`Connections::replies_among`] says, given each pair's semis
+    /// by slot.
+    fn replies<I: Iterator<Item = EdgeConnection<B>>>(
+        exposed: &[Exposed<B>],
+        probe: usize,
+        empty: B,
+        semis: impl Fn(usize) -> I,
+    ) -> B {
+        let mut replies = B::zero();
+        for e in exposed.iter().filter(|e| e.common.has(probe)) {
+            for s in semis(e.pair) {
+                if !s.carrier.has(probe) {
+                    replies = replies | B::single(s.key as usize);
+                }
+            }
+        }
+        replies & empty & !B::single(probe)
+    }
+}
+
 /// H-search for one board size, with scratch space reused between calls:
 /// the search [`ListLimits`] picked.
 #[derive(Clone, Debug)]

@@ -216,32 +216,17 @@ impl<B: Bits> AllEnds<B> {
 
     /// As [`super::Connections::exposed`].
     pub fn exposed(&self) -> Vec<Exposed<B>> {
-        let mut exposed = Vec::new();
-        for a in 0..self.groups as u16 {
-            for b in a + 1..self.groups as u16 {
-                let pair = self.pair(a, b);
-                let Some(common) = self.lists[pair].fulls.iter().map(|f| f.carrier).reduce(|x, y| x & y) else {
-                    continue;
-                };
-                if !(common & self.empty).is_zero() {
-                    exposed.push(Exposed { common, pair });
-                }
-            }
-        }
-        exposed
+        Exposed::among(self.groups, self.empty, |a, b| {
+            let pair = self.pair(a as u16, b as u16);
+            Some((pair, self.lists[pair].fulls.iter().map(|f| f.carrier)))
+        })
     }
 
     /// As [`super::Connections::replies_among`].
     pub fn replies_among(&self, exposed: &[Exposed<B>], probe: usize) -> B {
-        let mut replies = B::zero();
-        for e in exposed.iter().filter(|e| e.common.has(probe)) {
-            for s in &self.lists[e.pair].semis {
-                if !s.carrier.has(probe) {
-                    replies = replies | B::single(s.key as usize);
-                }
-            }
-        }
-        replies & self.empty & !B::single(probe)
+        Exposed::replies(exposed, probe, self.empty, |pair| {
+            self.lists[pair].semis.iter().map(|s| EdgeConnection { carrier: s.carrier, key: s.key, need: s.need })
+        })
     }
 
     fn run(&mut self) {

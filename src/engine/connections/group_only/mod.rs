@@ -198,31 +198,17 @@ impl<B: Bits> GroupOnly<B> {
 
     /// As [`super::Connections::exposed`].
     pub fn exposed(&self) -> Vec<Exposed<B>> {
-        let mut exposed = Vec::new();
-        for a in 0..self.groups {
-            for b in a + 1..self.groups {
-                let pair = a * self.ends + b;
-                let Some(p) = self.pairs.get(pair) else { continue };
-                let Some(common) = p.fulls.iter().map(|f| f.0).reduce(|x, y| x & y) else { continue };
-                if !(common & self.empty).is_zero() {
-                    exposed.push(Exposed { common, pair });
-                }
-            }
-        }
-        exposed
+        Exposed::among(self.groups, self.empty, |a, b| {
+            let pair = a * self.ends + b;
+            self.pairs.get(pair).map(|p| (pair, p.fulls.iter().map(|f| f.0)))
+        })
     }
 
     /// As [`super::Connections::replies_among`].
     pub fn replies_among(&self, exposed: &[Exposed<B>], probe: usize) -> B {
-        let mut replies = B::zero();
-        for e in exposed.iter().filter(|e| e.common.has(probe)) {
-            for &(carrier, key, _) in &self.pairs[e.pair].semis {
-                if !carrier.has(probe) {
-                    replies = replies | B::single(key as usize);
-                }
-            }
-        }
-        replies & self.empty & !B::single(probe)
+        Exposed::replies(exposed, probe, self.empty, |pair| {
+            self.pairs[pair].semis.iter().map(|&(carrier, key, need)| EdgeConnection { carrier, key, need })
+        })
     }
 
     /// Whether the last [`GroupOnly::edge_link`] ran to the end with no
