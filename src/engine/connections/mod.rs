@@ -16,6 +16,7 @@
 
 mod all_ends;
 mod group_only;
+mod ladders;
 
 pub use self::all_ends::AllEnds;
 pub use self::group_only::GroupOnly;

@@ -24,7 +24,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-use super::{EdgeConnection, EdgeLink, Exposed};
+use super::{EdgeConnection, EdgeLink, Exposed, ladders};
 use crate::engine::bits::{Bits, Masks};
 use crate::engine::color::Color;
 
@@ -207,6 +207,17 @@ impl<B: Bits> AllEnds<B> {
                     self.add_full(e as u16, cell_end[i], B::zero(), 0);
                 }
             }
+        }
+        // Ladders start from a group's stone or an empty cell.
+        let mut group_of = vec![u16::MAX; cell_end.len()];
+        for (g, &stones) in group_stones.iter().enumerate() {
+            for i in stones.ones() {
+                group_of[i] = g as u16;
+            }
+        }
+        for l in ladders::second_row(m.size, colour, own, empty, edge_stones) {
+            let start = if empty.has(l.start) { cell_end[l.start] } else { group_of[l.start] };
+            self.add_full(start, l.edge, l.carrier, l.need);
         }
         self.stop_at_semi = any_semi;
         self.done = false;

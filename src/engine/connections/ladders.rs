@@ -1,0 +1,233 @@
+//! Ladders along the second row that run into an escape.
+//!
+//! A stone on the second row whose one free link to the edge is the cell
+//! ahead of it can be pushed along the row: the opponent takes that cell,
+//! the side steps forward, and so on. When the row ahead holds one of the
+//! side's stones (on the second row, with its own free cell below, or on
+//! the first row), the ladder ends joined. H-search can derive a ladder
+//! step by step through its empty-cell ends, but only while its lists
+//! keep every step's connections, which in crowded positions they do not
+//! (docs/benchmarks.md). So each such ladder is also given to it as a full
+//! connection between the ladder's start (a group or an empty cell) and
+//! the edge, within the cells the ladder crosses. Whatever the opponent plays there, the side has an
+//! answer: a move on the ladder's own first-row cell is answered by the
+//! next step, any other by taking that cell.
+
+use crate::engine::bits::Bits;
+use crate::engine::color::Color;
+
+/// A full connection between `start` (a cell on the second row: a stone
+/// of the side or empty) and the side's edge `edge` (0 or 1, as the
+/// searches number them), needing the empty cells of `carrier` and at
+/// most `need` more stones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Ladder<B> {
+    pub start: usize,
+    pub edge: u16,
+    pub carrier: B,
+    pub need: u32,
+}
+
+/// Where the second and first rows lie towards one edge: a cell by its
+/// place `along` the edge and its `row` (0 the first row, 1 the second).
+#[derive(Clone, Copy)]
+struct Frame {
+    n: i32,
+    colour: Color,
+    edge: u16,
+}
+
+impl Frame {
+    /// The cell at (`along`, `row`), if on the board. Towards Blue's
+    /// second edge the place is the column; the other edges are that
+    /// frame turned half a turn (the first edge) or transposed (Red).
+    fn cell(self, along: i32, row: i32) -> Option<usize> {
+        if !(0..self.n).contains(&along) {
+            return None;
+        }
+        let (a, d) = if self.edge == 1 { (along, self.n - 1 - row) } else { (self.n - 1 - along, row) };
+        let (q, r) = if self.colour == Color::Blue { (a, d) } else { (d, a) };
+        Some((r * self.n + q) as usize)
+    }
+}
+
+/// Every second-row ladder of `colour` on an `n`×`n` board that ends in an
+/// escape and takes at least one step (a shorter one is a bridge to the
+/// edge, which the rules find). `joined` holds the side's stones already
+/// joined to each edge.
+pub(super) fn second_row<B: Bits>(n: u8, colour: Color, own: B, empty: B, joined: [B; 2]) -> Vec<Ladder<B>> {
+    let mut out = Vec::new();
+    if n < 3 {
+        return out;
+    }
+    for edge in 0..2u16 {
+        let frame = Frame { n: i32::from(n), colour, edge };
+        for along in 0..frame.n {
+            let Some(start) = frame.cell(along, 1) else { continue };
+            let open = empty.has(start) || (own.has(start) && !joined[edge as usize].has(start));
+            if !open {
+                continue;
+            }
+            for step in [1, -1] {
+                if let Some((carrier, need)) = walk(frame, along, step, own, empty, joined[edge as usize]) {
+                    out.push(Ladder { start, edge, carrier, need });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Follows the ladder from the second-row cell at `along` in direction
+/// `step`: the empty cells it crosses and the stones it takes, if it ends
+/// in an escape after at least one step.
+fn walk<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B, joined: B) -> Option<(B, u32)> {
+    // The first-row cell ahead of the second-row cell at `a`: beside it
+    // and beside the next second-row cell in the ladder's direction.
+    let ahead = |a: i32| frame.cell(if step > 0 { a } else { a - 1 }, 0);
+    let (mut carrier, mut steps, mut a) = (B::zero(), 0u32, along);
+    loop {
+        let below = ahead(a)?;
+        if own.has(below) {
+            return (steps > 0).then_some((carrier, steps));
+        }
+        if !empty.has(below) {
+            return None;
+        }
+        carrier = carrier | B::single(below);
+        let next = frame.cell(a + step, 1)?;
+        if own.has(next) {
+            if steps == 0 {
+                return None;
+            }
+            if joined.has(next) {
+                return Some((carrier, steps));
+            }
+            // A stone ahead: with it the ladder holds two first-row cells.
+            let beyond = ahead(a + step)?;
+            return empty.has(beyond).then(|| (carrier | B::single(beyond), steps + 1));
+        }
+        if !empty.has(next) {
+            return None;
+        }
+        carrier = carrier | B::single(next);
+        steps += 1;
+        a += step;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::engine::Record;
+    use crate::engine::bits::Masks;
+    use crate::engine::connections::ListLimits;
+    use crate::engine::small_boards::random_stones;
+    use crate::engine::solver::{Knowledge, Known};
+    use crate::engine::stones::Stones;
+
+    /// Blue's column b1 … b6 and f6 on 7×7 against Red's a6, a7 and
+    /// c5 … g5: the column's last stone has one link to the bottom, b7,
+    /// and a ladder along the sixth row into f6.
+    fn column() -> (u128, u128, Masks<u128>) {
+        let m = Masks::<u128>::new(7);
+        let at = |q: usize, r: usize| 1u128 << (r * 7 + q);
+        let blue = (0..6).fold(at(5, 5), |b, r| b | at(1, r));
+        let red = at(0, 5) | at(0, 6) | (2..7).fold(0, |b, q| b | at(q, 4));
+        (blue, m.board & !blue & !red, m)
+    }
+
+    #[test]
+    fn ladders_decide_a_position_the_rules_leave_open() {
+        // From a self-play game on 11×11, Red to move: after the fill-in,
+        // without ladders, the tree's checks keep two moves open.
+        let text = "11x11 f5 g7 h4 g5 g4 i4 i3 k2 j3 k3 j4 k4 k1 j2 j1 i2 i1 h2 h1 f2 g2 f3 g3 e5 e6 c7 d6 c6 \
+                    c8 d7 d8 e7 e8 f7 g8 f8 d5 c5 d4 c4 e10 d3 i7 f9 f10 g9 g10 h9 h10 i9 i11 e9";
+        let game = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
+        let s = Stones::<u128>::from_position(game.position());
+        let known = Knowledge::<u128>::new(11, ListLimits::default()).of(&s);
+        assert!(matches!(known, Known::Lost { .. }));
+    }
+
+    #[test]
+    fn a_ladder_needs_every_cell_up_to_the_escape() {
+        let (blue, empty, m) = column();
+        let joined = [m.flood(m.top, blue), m.flood(m.bottom, blue)];
+        let ladders = second_row(7, Color::Blue, blue, empty, joined);
+        let from_b6 = ladders.iter().find(|l| l.start == 5 * 7 + 1 && l.edge == 1).expect("b6's ladder");
+        let cells = |list: &[(usize, usize)]| list.iter().fold(0u128, |b, &(q, r)| b | 1 << (r * 7 + q));
+        assert_eq!(from_b6.carrier, cells(&[(1, 6), (2, 5), (2, 6), (3, 5), (3, 6), (4, 5), (4, 6), (5, 6)]));
+        assert_eq!(from_b6.need, 4);
+        // Without room on the first row under the escape, no ladder.
+        let ladders = second_row(7, Color::Blue, blue, empty & !(1 << (6 * 7 + 5)), joined);
+        assert!(!ladders.iter().any(|l| l.start == 5 * 7 + 1 && l.edge == 1));
+    }
+
+    /// Whether `start` (taken as the side's) still reaches the edge row
+    /// `edge_row` through the side's stones and `side`, whatever the
+    /// opponent (to move when `opponent_moves`) plays in `carrier`.
+    struct Local {
+        m: Masks<u128>,
+        own: u128,
+        start: u128,
+        carrier: u128,
+        edge_row: u128,
+        memo: HashMap<(u128, u128, bool), bool>,
+    }
+
+    impl Local {
+        fn joined(&self, stones: u128) -> bool {
+            self.m.flood(self.start, stones | self.start) & self.edge_row != 0
+        }
+
+        fn holds(&mut self, side: u128, theirs: u128, opponent_moves: bool) -> bool {
+            if self.joined(self.own | side) {
+                return true;
+            }
+            let open = self.carrier & !side & !theirs;
+            if !self.joined(self.own | side | open) {
+                return false;
+            }
+            if let Some(&v) = self.memo.get(&(side, theirs, opponent_moves)) {
+                return v;
+            }
+            let v = if opponent_moves {
+                open.ones().all(|c| self.holds(side, theirs | 1 << c, false))
+            } else {
+                open.ones().any(|c| self.holds(side | 1 << c, theirs, true))
+            };
+            self.memo.insert((side, theirs, opponent_moves), v);
+            v
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+        /// Every ladder found holds against every defence within its
+        /// cells, on 4×4 to 8×8.
+        #[test]
+        fn every_ladder_holds(
+            n in 4u8..=8,
+            cells in proptest::collection::vec(0usize..64, 0..40),
+            colour_red: bool,
+        ) {
+            let m = Masks::<u128>::new(n);
+            let s = random_stones(n, &cells, true);
+            let colour = if colour_red { Color::Red } else { Color::Blue };
+            let (own, empty) = (s.of(colour), s.empty_cells(&m));
+            let (first, second) = if colour_red { (m.left, m.right) } else { (m.top, m.bottom) };
+            let joined = [m.flood(first, own), m.flood(second, own)];
+            for l in second_row(n, colour, own, empty, joined) {
+                proptest::prop_assert!(l.carrier & !empty == 0, "{:?} claims a taken cell", l);
+                proptest::prop_assert!(l.carrier & (1 << l.start) == 0);
+                let edge_row = if l.edge == 0 { first } else { second };
+                let start = m.flood(1 << l.start, own | 1 << l.start);
+                let mut local = Local { m, own, start, carrier: l.carrier, edge_row, memo: HashMap::new() };
+                proptest::prop_assert!(local.holds(0, 0, true), "{:?} for {:?} does not hold", l, colour);
+            }
+        }
+    }
+}
