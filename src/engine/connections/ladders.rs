@@ -9,9 +9,10 @@
 //! keep every step's connections, which in crowded positions they do not
 //! (docs/benchmarks.md). So each such ladder is also given to it as a full
 //! connection between the ladder's start (a group or an empty cell) and
-//! the edge, within the cells the ladder crosses. Whatever the opponent plays there, the side has an
-//! answer: a move on the ladder's own first-row cell is answered by the
-//! next step, any other by taking that cell.
+//! the edge, within the cells the ladder crosses. Whatever the opponent
+//! plays there, the side has an answer: a move on the ladder's own
+//! first-row cell is answered by the next step, any other by taking that
+//! cell.
 
 use crate::engine::bits::Bits;
 use crate::engine::color::Color;
