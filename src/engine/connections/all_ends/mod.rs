@@ -208,16 +208,17 @@ impl<B: Bits> AllEnds<B> {
                 }
             }
         }
-        // Ladders start from a group's stone or an empty cell.
-        let mut group_of = vec![u16::MAX; cell_end.len()];
-        for (g, &stones) in group_stones.iter().enumerate() {
-            for i in stones.ones() {
-                group_of[i] = g as u16;
-            }
-        }
+        // Ladders start from a group's stone or an empty cell; they are few,
+        // so a stone's group is looked up among the groups.
         for l in ladders::second_row(m.size, colour, own, empty, edge_stones) {
-            let start = if empty.has(l.start) { cell_end[l.start] } else { group_of[l.start] };
-            self.add_full(start, l.edge, l.carrier, l.need);
+            let start = if empty.has(l.start) {
+                Some(cell_end[l.start])
+            } else {
+                group_stones.iter().position(|g| g.has(l.start)).map(|g| g as u16)
+            };
+            if let Some(start) = start {
+                self.add_full(start, l.edge, l.carrier, l.need);
+            }
         }
         self.stop_at_semi = any_semi;
         self.done = false;
