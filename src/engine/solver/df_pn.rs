@@ -329,6 +329,26 @@ impl<B: Bits> Solver<B> {
             .collect()
     }
 
+    /// While `root` is undecided: its moves not yet proved to lose, as the
+    /// search left them (moves outside a proved loss's proof set lose too;
+    /// the moves its reduction left out are not among them). `None` once
+    /// decided.
+    pub(super) fn open_moves(&mut self, root: &Stones<B>) -> Option<B> {
+        let key = self.hash(root);
+        let Standing::Open(e) = self.standing(root, key, None) else { return None };
+        let mut open = e.moves.iter().fold(B::zero(), |acc, m| acc | B::single(m.cell as usize));
+        let mut lost = B::zero();
+        for m in e.moves.iter() {
+            let child = self.child_key(e.key, &e.reduced, m.cell);
+            let Some(&entry) = self.table.get(&child.table()) else { continue };
+            if entry.delta == 0 {
+                return None;
+            }
+            self.after_child(m.cell, child, entry, &mut open, &mut lost);
+        }
+        (!open.is_zero()).then_some(open)
+    }
+
     /// df-pn's multiple iterative deepening: search `s` until its proof
     /// number reaches `phi_max` or its disproof number `delta_max`. Numbers
     /// are from the side to move's view: `phi` = cost of proving it wins.

@@ -139,6 +139,9 @@ pub struct Prover {
 trait Resumable {
     fn resume(&mut self, nodes: u64) -> Solution;
     fn nodes(&self) -> u64;
+    fn open_moves(&mut self) -> Option<Vec<Cell>>;
+    fn reroot(&mut self, position: &Position);
+    fn size(&self) -> u8;
 }
 
 struct Rooted<B: Bits> {
@@ -153,6 +156,20 @@ impl<B: Bits> Resumable for Rooted<B> {
 
     fn nodes(&self) -> u64 {
         self.solver.nodes()
+    }
+
+    fn open_moves(&mut self) -> Option<Vec<Cell>> {
+        let n = self.solver.masks().size;
+        let open = self.solver.open_moves(&self.root)?;
+        Some(open.ones().map(|i| Cell::from_index(i, n)).collect())
+    }
+
+    fn reroot(&mut self, position: &Position) {
+        self.root = Stones::from_position(position);
+    }
+
+    fn size(&self) -> u8 {
+        self.solver.masks().size
     }
 }
 
@@ -190,5 +207,29 @@ impl Prover {
     /// Positions searched so far.
     pub fn nodes(&self) -> u64 {
         self.search.nodes()
+    }
+
+    /// While undecided: the moves of the side to move not yet proved to
+    /// lose (at least one), among those the solver's reduction of the
+    /// position leaves. `None` once decided.
+    pub fn open_moves(&mut self) -> Option<Vec<Cell>> {
+        if self.verdict != Verdict::Unknown {
+            return None;
+        }
+        self.search.open_moves()
+    }
+
+    /// Turns the search to `position` (the same game some moves on),
+    /// keeping what it proved and the numbers of the positions it saw:
+    /// the positions below the new root were often searched already. False,
+    /// with nothing changed, for another board size.
+    pub fn reroot(&mut self, position: &Position) -> bool {
+        if position.size() != self.search.size() {
+            return false;
+        }
+        self.search.reroot(position);
+        self.verdict = Verdict::Unknown;
+        self.winner_stones = None;
+        true
     }
 }

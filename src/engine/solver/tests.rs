@@ -275,6 +275,43 @@ proptest::proptest! {
         }
     }
 
+    /// Where a search cut short has not decided a position, the moves it
+    /// leaves open keep every win: a move it took out of those the
+    /// position's reduction offers loses, and a won position keeps a
+    /// winning move. Checked against every line on 4×4 and 5×5.
+    #[test]
+    fn moves_left_open_keep_every_win(
+        n in 4u8..=5,
+        cells in proptest::collection::vec(0usize..25, 0..24),
+        red_to_move: bool,
+        budget in 1u64..80,
+    ) {
+        let m = Masks::<u128>::new(n);
+        let s = random_stones(n, &cells, red_to_move);
+        let empty = s.empty_cells(&m);
+        let mover = s.to_move;
+        if s.has_won(&m, mover) || s.has_won(&m, mover.opponent()) || (n == 5 && empty.count() > 14) {
+            return Ok(());
+        }
+        let mut memo = HashMap::new();
+        let winning: u128 = (0..(n as usize * n as usize)).filter(|&c| empty.has(c)).fold(0, |set, c| {
+            let mut t = s;
+            t.play(c);
+            if t.has_won(&m, mover) || !mover_wins_stones(t, &m, &mut memo) { set | 1 << c } else { set }
+        });
+        let offered = Solver::<u128>::new(n, 0).open_moves(&s);
+        let mut solver = Solver::<u128>::new(n, budget);
+        if solver.solve_root(&s).verdict != Verdict::Unknown {
+            return Ok(());
+        }
+        let (Some(offered), Some(open)) = (offered, solver.open_moves(&s)) else {
+            return Err(proptest::test_runner::TestCaseError::fail(format!("an undecided position without moves: {s:?}")));
+        };
+        proptest::prop_assert!(open != 0 && open & !offered == 0, "open {open:b}, offered {offered:b}");
+        proptest::prop_assert!(offered & !open & winning == 0, "a winning move taken out in {s:?}: open {open:b}, winning {winning:b}");
+        proptest::prop_assert!(winning == 0 || open & winning != 0, "every winning move taken out in {s:?}");
+    }
+
     /// A dominated move is never better than its dominator: whenever
     /// the mover wins by playing it, it also wins by the dominator.
     #[test]
@@ -458,4 +495,30 @@ fn df_pn_weighs_about_half_the_undecided_moves_and_every_known_win() {
     // A move known to win counts wherever it stands.
     entries[9].delta = 0;
     assert_eq!(summarise(&children, &entries, open).phi, 0);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow unoptimised; scripts/test.sh runs it in release")]
+fn a_prover_turned_to_a_later_position_keeps_what_it_proved() {
+    // Red's corner opening loses on 7×7: Blue to move wins.
+    let game = crate::engine::Record::from_text("7x7 a1", 7).unwrap().to_game(false).unwrap();
+    let mut prover = Prover::new(game.position());
+    let Verdict::Win(wins) = prover.run(5_000_000).clone() else { panic!("7x7 a1 is a win for Blue") };
+    let mut won = game.clone();
+    won.play(Move::Place(wins[0])).unwrap();
+    let (mut kept, mut fresh) = (0, 0);
+    for reply in won.position().empty_cells().collect::<Vec<_>>() {
+        let mut later = won.clone();
+        later.play(Move::Place(reply)).unwrap();
+        let before = prover.nodes();
+        assert!(prover.reroot(later.position()));
+        assert!(matches!(prover.run(5_000_000), Verdict::Win(_)), "{reply}");
+        kept += prover.nodes() - before;
+        let mut anew = Prover::new(later.position());
+        assert!(matches!(anew.run(5_000_000), Verdict::Win(_)), "{reply}");
+        fresh += anew.nodes();
+    }
+    assert!(kept * 4 < fresh, "{kept} positions with the table kept, {fresh} afresh");
+    let other = Game::new(6, false).unwrap();
+    assert!(!prover.reroot(other.position()), "another size");
 }
