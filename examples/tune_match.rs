@@ -17,7 +17,8 @@
 //! or `CAP:FILE`), `prove` (the share of a move's time the solver takes
 //! first, 0 by default here, unlike the GTP engine) and `prove_empty` (the
 //! most empty cells it is tried with), and `reuse` (`true`: keep the tree
-//! from move to move, as the GTP engine and the worker do) (`-` for the
+//! from move to move, as the GTP engine and the worker do; and the
+//! solver's table with it, as the GTP engine does) (`-` for the
 //! defaults). The knowledge match of issue 27 was
 //! `tune_match 9 100 knowledge_after=128 knowledge_after=0`.
 //!
@@ -34,7 +35,7 @@ use std::time::{Duration, Instant};
 use hexarena::engine::patterns::Patterns;
 use hexarena::engine::patterns::playout::{self, PlayoutPolicy};
 use hexarena::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock};
-use hexarena::engine::search::endgame::{self, DEFAULT_PROVING, Proving};
+use hexarena::engine::search::endgame::{self, DEFAULT_PROVING, Proofs, Proving};
 use hexarena::engine::search::{Following, SearchConfig, settings};
 use hexarena::engine::{Cell, Color, Game, Move};
 
@@ -57,6 +58,7 @@ struct Settings {
 struct Side {
     settings: Settings,
     following: Following,
+    proofs: Proofs,
     iterations: u64,
     seconds: f64,
 }
@@ -77,6 +79,7 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
     let started = Instant::now();
     if !side.settings.reuse {
         side.following = Following::new();
+        side.proofs = Proofs::new();
     }
     let time = match budget {
         Budget::PerMove(limit) => MoveTime { target: limit, limit },
@@ -89,6 +92,7 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
     let verdict = endgame::think(
         game.position(),
         search,
+        &mut side.proofs,
         side.settings.proving,
         time.target,
         || started.elapsed(),
@@ -283,7 +287,13 @@ fn main() -> std::process::ExitCode {
         eprintln!("tune_match: prove needs a time a move or a game clock, not an iteration budget");
         return std::process::ExitCode::FAILURE;
     }
-    let side = |settings: Settings| Side { settings, following: Following::new(), iterations: 0, seconds: 0.0 };
+    let side = |settings: Settings| Side {
+        settings,
+        following: Following::new(),
+        proofs: Proofs::new(),
+        iterations: 0,
+        seconds: 0.0,
+    };
     let (mut with, mut without) = (side(on), side(off));
     let cells: Vec<Cell> = (0..size as usize * size as usize).map(|i| Cell::from_index(i, size)).collect();
     let (mut wins, mut games) = (0u32, 0u32);

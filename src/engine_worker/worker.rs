@@ -123,7 +123,14 @@ impl Job {
     fn proving(&mut self) -> bool {
         if let MoveProof::Running(bounded) = &mut self.move_proof {
             match bounded.step(PROOF_SLICES) {
-                Some(verdict) => self.move_proof = MoveProof::Settled(verdict),
+                Some(verdict) => {
+                    // As natively: the search chooses among the moves not
+                    // proved to lose.
+                    if let Some(open) = bounded.open_moves() {
+                        self.searcher.keep_root_moves(&open);
+                    }
+                    self.move_proof = MoveProof::Settled(verdict);
+                }
                 None => return true,
             }
         }

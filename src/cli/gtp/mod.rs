@@ -15,7 +15,7 @@ use self::clock::GameClocks;
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
 use crate::engine::search::clock::{ClockLeft, TimeControl, move_time, search_on_clock, unsettled};
-use crate::engine::search::endgame;
+use crate::engine::search::endgame::{self, Proofs};
 use crate::engine::search::level::{choose_move_with, move_budget, swaps, timed_proving};
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
 use crate::engine::solver::Verdict;
@@ -82,6 +82,8 @@ pub struct Gtp {
     moves_generated: u64,
     /// The last search, kept for the next move of the same game.
     following: Following,
+    /// The solver's search, kept from move to move as the tree is.
+    proofs: Proofs,
     /// The game clocks, once a controller sets a time control.
     clocks: GameClocks,
 }
@@ -101,7 +103,14 @@ impl Gtp {
     /// A session on an empty 11×11 board.
     pub fn new(options: GtpOptions) -> Gtp {
         let game = Game::new(11, options.swap).unwrap_or_else(|_| unreachable!("11 is a valid size"));
-        Gtp { game, options, moves_generated: 0, following: Following::new(), clocks: GameClocks::default() }
+        Gtp {
+            game,
+            options,
+            moves_generated: 0,
+            following: Following::new(),
+            proofs: Proofs::new(),
+            clocks: GameClocks::default(),
+        }
     }
 
     /// Reads commands from `input` until `quit` or the end, answering on
@@ -283,6 +292,7 @@ impl Gtp {
         let verdict = endgame::think(
             self.game.position(),
             s,
+            &mut self.proofs,
             timed_proving(&self.game),
             limit,
             || clock.elapsed(),
@@ -315,6 +325,7 @@ impl Gtp {
         let verdict = endgame::think(
             self.game.position(),
             s,
+            &mut self.proofs,
             timed_proving(&self.game),
             time.target,
             || clock.elapsed(),

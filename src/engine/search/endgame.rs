@@ -64,23 +64,72 @@ impl Proving {
     }
 }
 
+/// The solver's search kept from one move of a game to the next, as the
+/// tree is ([`super::Following`]): the positions below the new root were
+/// often searched, some proved, a move or two before.
+#[derive(Default)]
+pub struct Proofs {
+    prover: Option<Prover>,
+}
+
+impl Proofs {
+    /// Nothing searched yet.
+    pub fn new() -> Proofs {
+        Proofs::default()
+    }
+
+    /// Looks for a proof of `position` for the side to move until one is
+    /// found or `elapsed()` reaches `time`, going on from what earlier
+    /// calls found. With no proof, the moves not proved to lose, when the
+    /// solver has proved some do.
+    fn prove_within(&mut self, position: &Position, time: Duration, mut elapsed: impl FnMut() -> Duration) -> Found {
+        if time.is_zero() {
+            return Found { verdict: Verdict::Unknown, open: None };
+        }
+        let kept = self.prover.as_mut().is_some_and(|prover| prover.reroot(position));
+        let prover = match self.prover.as_mut() {
+            Some(prover) if kept => prover,
+            _ => self.prover.insert(Prover::new(position)),
+        };
+        loop {
+            let verdict = prover.run(SLICE).clone();
+            if verdict != Verdict::Unknown || elapsed() >= time {
+                let open = prover.open_moves();
+                return Found { verdict, open };
+            }
+        }
+    }
+}
+
+/// What the solver found in a move's share of time.
+struct Found {
+    verdict: Verdict,
+    /// Undecided: the moves not proved to lose.
+    open: Option<Vec<Cell>>,
+}
+
 /// Thinks about `position` for one move of `time`, read on the caller's
-/// clock through `elapsed`: the solver for `proving`'s share, then
-/// `search` just long enough to rank the winning moves if it proved a
-/// win, else `search_rest` (the caller's own loop: a fixed time, a game
-/// clock) for what is left. What the solver found, for [`choose`].
+/// clock through `elapsed`: the solver for `proving`'s share (going on
+/// from `proofs`), then `search` just long enough to rank the winning
+/// moves if it proved a win, else `search_rest` (the caller's own loop: a
+/// fixed time, a game clock) for what is left, among the moves the solver
+/// has not proved to lose. What the solver found, for [`choose`].
 pub fn think(
     position: &Position,
     search: &mut Searcher,
+    proofs: &mut Proofs,
     proving: Proving,
     time: Duration,
     elapsed: impl FnMut() -> Duration,
     search_rest: impl FnOnce(&mut Searcher),
 ) -> Verdict {
-    let verdict = prove_within(position, proving.time(position, time), elapsed);
+    let Found { verdict, open } = proofs.prove_within(position, proving.time(position, time), elapsed);
     if matches!(verdict, Verdict::Win(_)) {
         search.run(RANKING_ITERATIONS);
     } else {
+        if let Some(open) = open {
+            search.keep_root_moves(&open);
+        }
         search_rest(search);
     }
     verdict
@@ -128,27 +177,18 @@ impl BoundedProof {
     }
 
     /// Runs to the end: the verdict.
-    pub fn finish(mut self) -> Verdict {
+    pub fn finish(&mut self) -> Verdict {
         loop {
             if let Some(verdict) = self.step(u32::MAX) {
                 return verdict;
             }
         }
     }
-}
 
-/// Looks for a proof of `position` for the side to move until one is found
-/// or `elapsed()` reaches `time`.
-fn prove_within(position: &Position, time: Duration, mut elapsed: impl FnMut() -> Duration) -> Verdict {
-    if time.is_zero() {
-        return Verdict::Unknown;
-    }
-    let mut prover = Prover::new(position);
-    loop {
-        let verdict = prover.run(SLICE);
-        if *verdict != Verdict::Unknown || elapsed() >= time {
-            return verdict.clone();
-        }
+    /// Once settled without a proof: the moves not proved to lose (see
+    /// [`Prover::open_moves`]), for the search that follows.
+    pub fn open_moves(&mut self) -> Option<Vec<Cell>> {
+        self.prover.open_moves()
     }
 }
 
@@ -226,6 +266,7 @@ mod tests {
         let verdict = think(
             &p,
             &mut search,
+            &mut Proofs::new(),
             all_the_time,
             Duration::from_secs(60),
             || Duration::ZERO,
@@ -243,10 +284,47 @@ mod tests {
     }
 
     #[test]
+    fn the_search_keeps_off_the_moves_the_solver_proved_to_lose() {
+        let p = position("9x9 h2 g2 g3 f3 f4 e4 e5 c6 d5");
+        let mut search = Searcher::new(&p, SearchConfig::default()).unwrap();
+        let root_moves = |s: &Searcher| s.analysis(usize::MAX).moves.iter().map(|m| m.cell).collect::<Vec<_>>();
+        let before = root_moves(&search);
+        let mut proofs = Proofs::new();
+        let all_the_time = Proving { share: 1.0, max_empty: 81 };
+        // Four slices of the solver: not enough to decide the position.
+        let mut slices = 0;
+        let four_slices = || {
+            slices += 1;
+            if slices >= 4 { Duration::from_secs(1) } else { Duration::ZERO }
+        };
+        let verdict =
+            think(&p, &mut search, &mut proofs, all_the_time, Duration::from_secs(1), four_slices, |s| s.run(2_000));
+        assert_eq!(verdict, Verdict::Unknown);
+        let open = proofs.prover.as_mut().and_then(|prover| prover.open_moves()).expect("undecided");
+        let after = root_moves(&search);
+        assert!(!after.is_empty() && after.len() < before.len(), "{before:?} -> {after:?}");
+        assert!(after.iter().all(|c| open.contains(c)), "{after:?} outside {open:?}");
+        assert!(open.contains(&search.best_move().unwrap()));
+        for cut in before.iter().filter(|c| !after.contains(c)) {
+            let mut q = p.clone();
+            q.play(*cut).unwrap();
+            assert!(matches!(solve(&q, 2_000_000).verdict, Verdict::Win(_)), "{cut} does not lose");
+        }
+    }
+
+    #[test]
     fn without_time_nothing_is_searched_and_the_search_decides() {
         let p = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3");
         let mut search = Searcher::new(&p, SearchConfig::default()).unwrap();
-        let verdict = think(&p, &mut search, DEFAULT_PROVING, Duration::ZERO, || Duration::ZERO, |s| s.run(500));
+        let verdict = think(
+            &p,
+            &mut search,
+            &mut Proofs::new(),
+            DEFAULT_PROVING,
+            Duration::ZERO,
+            || Duration::ZERO,
+            |s| s.run(500),
+        );
         assert_eq!(verdict, Verdict::Unknown);
         assert_eq!(search.iterations(), 500);
         assert_eq!(choose(&Verdict::Unknown, &search), search.best_move());

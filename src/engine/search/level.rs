@@ -242,9 +242,18 @@ pub fn choose_move_configured(
     }
     let position = game.position();
     let mut searcher = Searcher::of_game(game, config).ok()?;
-    let verdict = level
-        .proof_positions(game)
-        .map_or(Verdict::Unknown, |positions| BoundedProof::new(position, positions).finish());
+    let verdict = match level.proof_positions(game) {
+        Some(positions) => {
+            let mut proof = BoundedProof::new(position, positions);
+            let verdict = proof.finish();
+            // The search chooses among the moves not proved to lose.
+            if let Some(open) = proof.open_moves() {
+                searcher.keep_root_moves(&open);
+            }
+            verdict
+        }
+        None => Verdict::Unknown,
+    };
     searcher.run(endgame::iterations_after(&verdict, iterations));
     decide(game, &searcher, &verdict, level, seed)
 }

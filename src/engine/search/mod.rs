@@ -204,6 +204,7 @@ pub struct Analysis {
 trait Tree {
     fn run(&mut self, iterations: u64);
     fn reroot(&mut self, cells: &[u16]) -> bool;
+    fn keep_root(&mut self, cells: &[u16]) -> bool;
     fn size(&self) -> u8;
     fn iterations(&self) -> u64;
     fn proven(&self) -> Option<Proof>;
@@ -222,6 +223,10 @@ impl<B: Bits> Tree for Mcts<B> {
 
     fn reroot(&mut self, cells: &[u16]) -> bool {
         Mcts::reroot(self, cells)
+    }
+
+    fn keep_root(&mut self, cells: &[u16]) -> bool {
+        Mcts::keep_root(self, cells.iter().fold(B::zero(), |set, &c| set | B::single(c as usize)))
     }
 
     fn size(&self) -> u8 {
@@ -304,6 +309,15 @@ impl Searcher {
             return false;
         }
         self.tree.reroot(&cells)
+    }
+
+    /// Leaves the root only the moves among `cells` (those the solver has
+    /// not proved to lose), unless none of the root's moves is among them.
+    /// Whether any move was dropped.
+    pub fn keep_root_moves(&mut self, cells: &[Cell]) -> bool {
+        let n = self.tree.size();
+        let cells: Vec<u16> = cells.iter().filter(|c| c.is_on(n)).map(|c| c.index(n) as u16).collect();
+        self.tree.keep_root(&cells)
     }
 
     /// Iterations so far.

@@ -50,6 +50,27 @@ impl<B: Bits> Mcts<B> {
         }
     }
 
+    /// Cuts the root's moves down to those in `keep` (moves the solver has
+    /// not proved to lose), unless none of them is there. Whether any was
+    /// cut.
+    pub fn keep_root(&mut self, keep: B) -> bool {
+        let nd = self.nodes[0];
+        let (first, count) = (nd.first_edge as usize, nd.edge_count as usize);
+        let range = &mut self.edges[first..first + count];
+        let mut kept = 0;
+        for i in 0..range.len() {
+            if keep.has(range[i].cell as usize) {
+                range.swap(kept, i);
+                kept += 1;
+            }
+        }
+        if kept == 0 || kept == count {
+            return false;
+        }
+        self.nodes[0].edge_count = kept as u16;
+        true
+    }
+
     /// For each move of `edges` that breaks a connection of the opponent
     /// (as the fast checks just found them), makes the cells that restore
     /// it the favourites of the node the move leads to: the search then
