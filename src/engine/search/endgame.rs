@@ -80,8 +80,7 @@ impl Proofs {
 
     /// Looks for a proof of `position` for the side to move until one is
     /// found or `elapsed()` reaches `time`, going on from what earlier
-    /// calls found. With no proof, the moves not proved to lose, when the
-    /// solver has proved some do.
+    /// calls found. With no proof, also the moves not yet proved to lose.
     fn prove_within(&mut self, position: &Position, time: Duration, mut elapsed: impl FnMut() -> Duration) -> Found {
         if time.is_zero() {
             return Found { verdict: Verdict::Unknown, open: None };
