@@ -195,6 +195,17 @@ fn fewest_winner_stones(s: Stones<u128>, m: &Masks<u128>, memo: &mut HashMap<(u1
     go(s, m, memo).1
 }
 
+/// The moves that win for the side to move in `s`, by minimax.
+fn winning_by_minimax(s: Stones<u128>, m: &Masks<u128>) -> u128 {
+    let mut memo = HashMap::new();
+    let empty = s.empty_cells(m);
+    (0..m.size as usize * m.size as usize).filter(|&c| empty.has(c)).fold(0, |set, c| {
+        let mut t = s;
+        t.play(c);
+        if t.has_won(m, s.to_move) || !mover_wins_stones(t, m, &mut memo) { set | 1 << c } else { set }
+    })
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
 
@@ -257,12 +268,7 @@ proptest::proptest! {
         if s.has_won(&m, mover) || s.has_won(&m, mover.opponent()) || (n == 5 && empty.count() > 13) {
             return Ok(());
         }
-        let mut memo = HashMap::new();
-        let winning: u128 = (0..(n as usize * n as usize)).filter(|&c| empty.has(c)).fold(0, |set, c| {
-            let mut t = s;
-            t.play(c);
-            if t.has_won(&m, mover) || !mover_wins_stones(t, &m, &mut memo) { set | 1 << c } else { set }
-        });
+        let winning = winning_by_minimax(s, &m);
         match Solver::<u128>::new(n, 0).knowledge(&s) {
             Known::Won { moves, .. } => {
                 proptest::prop_assert!(moves != 0 && moves & !winning == 0, "a named win by a losing move in {s:?}: moves {moves:b}, winning {winning:b}");
@@ -293,12 +299,7 @@ proptest::proptest! {
         if s.has_won(&m, mover) || s.has_won(&m, mover.opponent()) || (n == 5 && empty.count() > 14) {
             return Ok(());
         }
-        let mut memo = HashMap::new();
-        let winning: u128 = (0..(n as usize * n as usize)).filter(|&c| empty.has(c)).fold(0, |set, c| {
-            let mut t = s;
-            t.play(c);
-            if t.has_won(&m, mover) || !mover_wins_stones(t, &m, &mut memo) { set | 1 << c } else { set }
-        });
+        let winning = winning_by_minimax(s, &m);
         let offered = Solver::<u128>::new(n, 0).open_moves(&s);
         let mut solver = Solver::<u128>::new(n, budget);
         if solver.solve_root(&s).verdict != Verdict::Unknown {

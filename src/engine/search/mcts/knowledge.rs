@@ -27,17 +27,8 @@ impl<B: Bits> Mcts<B> {
         };
         let open = proven.is_none();
         self.nodes[node as usize].proven = proven;
-        // Kept edges first; the others fall out of the node (their subtrees
-        // stay in the arena, unreachable).
-        let (first, count) = (nd.first_edge as usize, nd.edge_count as usize);
-        let range = &mut self.edges[first..first + count];
-        let mut kept = 0;
-        for i in 0..range.len() {
-            if keep.has(range[i].cell as usize) {
-                range.swap(kept, i);
-                kept += 1;
-            }
-        }
+        let first = nd.first_edge as usize;
+        let kept = self.keep_first(nd, keep);
         if kept > 0 {
             self.nodes[node as usize].edge_count = kept as u16;
         } else if proven.is_some_and(|(winner, _)| winner == mover) {
@@ -55,8 +46,20 @@ impl<B: Bits> Mcts<B> {
     /// cut.
     pub fn keep_root(&mut self, keep: B) -> bool {
         let nd = self.nodes[0];
-        let (first, count) = (nd.first_edge as usize, nd.edge_count as usize);
-        let range = &mut self.edges[first..first + count];
+        let kept = self.keep_first(nd, keep);
+        if kept == 0 || kept == nd.edge_count as usize {
+            return false;
+        }
+        self.nodes[0].edge_count = kept as u16;
+        true
+    }
+
+    /// Moves the edges of `nd` whose cells are in `keep` to the front of
+    /// its range (the others then fall out of the node when its count is
+    /// cut; their subtrees stay in the arena, unreachable). How many.
+    fn keep_first(&mut self, nd: Node, keep: B) -> usize {
+        let first = nd.first_edge as usize;
+        let range = &mut self.edges[first..first + nd.edge_count as usize];
         let mut kept = 0;
         for i in 0..range.len() {
             if keep.has(range[i].cell as usize) {
@@ -64,11 +67,7 @@ impl<B: Bits> Mcts<B> {
                 kept += 1;
             }
         }
-        if kept == 0 || kept == count {
-            return false;
-        }
-        self.nodes[0].edge_count = kept as u16;
-        true
+        kept
     }
 
     /// For each move of `edges` that breaks a connection of the opponent
