@@ -16,7 +16,10 @@
 //! `patterns`, `playout` (`none`, a cap for the built-in playout weights,
 //! or `CAP:FILE`), `prove` (the share of a move's time the solver takes
 //! first, 0 by default here, unlike the GTP engine) and `prove_empty` (the
-//! most empty cells it is tried with), and `reuse` (`true`: keep the tree
+//! most empty cells it is tried with), `check` (the look at the search's
+//! choices before one is played, as `hexarena gtp --check`:
+//! `SHARE[:MAX_EMPTY[:CHOICES]]`, off by default here), and `reuse`
+//! (`true`: keep the tree
 //! from move to move, as the GTP engine and the worker do; and the
 //! solver's table with it, as the GTP engine does) (`-` for the
 //! defaults). The knowledge match of issue 27 was
@@ -35,7 +38,7 @@ use std::time::{Duration, Instant};
 use hexarena::engine::patterns::Patterns;
 use hexarena::engine::patterns::playout::{self, PlayoutPolicy};
 use hexarena::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock};
-use hexarena::engine::search::endgame::{self, DEFAULT_PROVING, Proofs, Proving};
+use hexarena::engine::search::endgame::{self, Checking, DEFAULT_PROVING, Proofs, Proving};
 use hexarena::engine::search::{Following, SearchConfig, settings};
 use hexarena::engine::{Cell, Color, Game, Move};
 
@@ -96,8 +99,11 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
         side.settings.proving,
         time.target,
         || started.elapsed(),
-        |search| match (budget, spending) {
+        |search, until| match (budget, spending) {
             (Budget::Game(_), Spending::Managed) => {
+                // The time kept back for the check comes off both ends.
+                let kept = time.target.saturating_sub(until);
+                let time = MoveTime { target: until, limit: time.limit.saturating_sub(kept) };
                 search_on_clock(search, time, 64, || started.elapsed());
             }
             (Budget::Iterations(n), _) => {
@@ -106,7 +112,7 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
                 }
             }
             (Budget::PerMove(_), _) | (Budget::Game(_), Spending::Even) => {
-                while started.elapsed() < time.target && search.proven().is_none() {
+                while started.elapsed() < until && search.proven().is_none() {
                     search.run(64);
                 }
             }
@@ -198,7 +204,7 @@ fn playout(value: &str) -> Result<Option<PlayoutPolicy>, String> {
 fn settings(spec: &str) -> Result<Settings, String> {
     let mut config = SearchConfig::default();
     let mut reuse = false;
-    let mut proving = Proving { share: 0.0, ..DEFAULT_PROVING };
+    let mut proving = Proving { share: 0.0, check: Checking::OFF, ..DEFAULT_PROVING };
     let mut spending = Spending::Managed;
     for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty() && *p != "-") {
         let (name, value) = pair.split_once('=').ok_or(format!("'{pair}' is not name=value"))?;
@@ -208,6 +214,7 @@ fn settings(spec: &str) -> Result<Settings, String> {
             "playout" => config.playout = playout(value)?,
             "prove" => proving.share = value.parse().map_err(|e| bad(&e))?,
             "prove_empty" => proving.max_empty = value.parse().map_err(|e| bad(&e))?,
+            "check" => proving.check = value.parse::<Checking>().map_err(|e| format!("check: {e}"))?,
             "reuse" => reuse = value.parse().map_err(|e| bad(&e))?,
             "time" => {
                 spending = match value {
@@ -283,8 +290,9 @@ fn main() -> std::process::ExitCode {
     };
     // The solver's share is a share of a move's time, which an iteration
     // budget does not have.
-    if matches!(budget, Budget::Iterations(_)) && (on.proving.share > 0.0 || off.proving.share > 0.0) {
-        eprintln!("tune_match: prove needs a time a move or a game clock, not an iteration budget");
+    let timed = |p: &Proving| p.share > 0.0 || p.check.share > 0.0;
+    if matches!(budget, Budget::Iterations(_)) && (timed(&on.proving) || timed(&off.proving)) {
+        eprintln!("tune_match: prove and check need a time a move or a game clock, not an iteration budget");
         return std::process::ExitCode::FAILURE;
     }
     let side = |settings: Settings| Side {

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use self::clock::GameClocks;
 use super::thinking_clock::{ClockKind, ThinkingClock};
 
-use crate::engine::search::clock::{ClockLeft, TimeControl, move_time, search_on_clock, unsettled};
-use crate::engine::search::endgame::{self, Proofs};
+use crate::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock, unsettled};
+use crate::engine::search::endgame::{self, Checking, Proofs, Proving};
 use crate::engine::search::level::{choose_move_with, move_budget, swaps, timed_proving};
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
 use crate::engine::solver::Verdict;
@@ -37,6 +37,9 @@ pub struct GtpOptions {
     /// The search of timed moves (`--time-per-move`, a game clock); the
     /// levels keep their own.
     pub search: SearchConfig,
+    /// The check of a timed move's choice before it is played; `None`:
+    /// the engine's default.
+    pub check: Option<Checking>,
 }
 
 impl Default for GtpOptions {
@@ -48,6 +51,7 @@ impl Default for GtpOptions {
             extend: 1.0,
             swap: true,
             search: SearchConfig::default(),
+            check: None,
         }
     }
 }
@@ -282,31 +286,41 @@ impl Gtp {
         Reply::Ok(vertex_text(m))
     }
 
+    /// How a timed move shares its time with the solver here.
+    fn proving(&self) -> Proving {
+        let proving = timed_proving(&self.game);
+        match self.options.check {
+            Some(check) => Proving { check, ..proving },
+            None => proving,
+        }
+    }
+
     /// The best move after searching for `limit` on the session's clock
     /// (wall time, or this thread's CPU time).
     fn think_for(&mut self, limit: Duration, seed: u64) -> Option<Move> {
         // Checked when the session was configured; wall time is the fallback.
         let clock = ThinkingClock::start(self.options.clock).unwrap_or(ThinkingClock::Wall(Instant::now()));
         let extended = limit.mul_f64(self.options.extend);
+        let proving = self.proving();
         let s = self.following.search(&self.game, SearchConfig { seed, ..self.options.search }).ok()?;
         let verdict = endgame::think(
             self.game.position(),
             s,
             &mut self.proofs,
-            timed_proving(&self.game),
+            proving,
             limit,
             || clock.elapsed(),
-            |s| {
+            |s, until| {
                 let search_until = |s: &mut Searcher, until: Duration| {
                     while clock.elapsed() < until && s.proven().is_none() {
                         s.run(256);
                     }
                 };
-                search_until(s, limit);
+                search_until(s, until);
                 // One extension, once, as MoHex extends an unstable search:
                 // the time goes where the choice is still open.
                 if extended > limit && unsettled(&s.analysis(2)) {
-                    search_until(s, extended);
+                    search_until(s, until + (extended - limit));
                 }
             },
         );
@@ -321,15 +335,19 @@ impl Gtp {
         // `--cpu-time` says for per-move budgets.
         let clock = Instant::now();
         let time = move_time(&control, left, self.game.size(), self.game.position().empty_cells().count());
+        let proving = self.proving();
         let s = self.following.search(&self.game, SearchConfig { seed, ..self.options.search }).ok()?;
         let verdict = endgame::think(
             self.game.position(),
             s,
             &mut self.proofs,
-            timed_proving(&self.game),
+            proving,
             time.target,
             || clock.elapsed(),
-            |s| {
+            |s, until| {
+                // The time kept back for the check comes off both ends.
+                let kept = time.target.saturating_sub(until);
+                let time = MoveTime { target: until, limit: time.limit.saturating_sub(kept) };
                 search_on_clock(s, time, 256, || clock.elapsed());
             },
         );

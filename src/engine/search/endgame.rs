@@ -26,11 +26,68 @@ pub struct Proving {
     /// The solver is tried only with at most this many empty cells: with
     /// more, a proof within a move is too rare to pay for its time.
     pub max_empty: usize,
+    /// The look at the search's own choice before it is played.
+    pub check: Checking,
 }
+
+/// How the search's choice is checked before it is played: the solver
+/// looks at the position after it alone, where a losing move is often
+/// refuted in a few hundred positions while the proof of the whole
+/// position, spread over every move, settles nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Checking {
+    /// The share of a move's time kept back from the search (0: never).
+    pub share: f32,
+    /// Checked only with at most this many empty cells.
+    pub max_empty: usize,
+    /// At most this many of the search's choices, best first.
+    pub choices: usize,
+}
+
+impl Checking {
+    /// No check.
+    pub const OFF: Checking = Checking { share: 0.0, max_empty: 0, choices: 0 };
+
+    /// The time kept for the check of a move of `time` in `position`.
+    pub fn time(&self, position: &Position, time: Duration) -> Duration {
+        if self.share <= 0.0 || self.choices == 0 || position.empty_cells().count() > self.max_empty {
+            return Duration::ZERO;
+        }
+        time.mul_f32(self.share.min(1.0))
+    }
+}
+
+impl std::str::FromStr for Checking {
+    type Err = String;
+
+    /// `SHARE[:MAX_EMPTY[:CHOICES]]`: a share of the move from 0 to 0.9,
+    /// every position and three choices unless given.
+    fn from_str(text: &str) -> Result<Checking, String> {
+        let bad = || format!("`{text}` is not SHARE[:MAX_EMPTY[:CHOICES]] (a share from 0 to 0.9, counts from 1)");
+        let mut parts = text.split(':');
+        let share = parts.next().and_then(|p| p.parse::<f32>().ok()).filter(|s| (0.0..=0.9).contains(s));
+        let count = |part: Option<&str>, default: usize| match part {
+            None => Some(default),
+            Some(p) => p.parse::<usize>().ok().filter(|&n| n > 0),
+        };
+        let max_empty = count(parts.next(), usize::MAX);
+        let choices = count(parts.next(), 3);
+        match (share, max_empty, choices, parts.next()) {
+            (Some(share), Some(max_empty), Some(choices), None) => Ok(Checking { share, max_empty, choices }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// The GTP engine's check: a fifth of the move for the search's three
+/// best moves, once at most 100 cells are empty (from the 21st stone on
+/// 11×11; all of 9×9). The measurements behind it are in
+/// docs/benchmarks.md.
+pub const DEFAULT_CHECKING: Checking = Checking { share: 0.2, max_empty: 100, choices: 3 };
 
 /// What the GTP engine does on 9×9 and most boards. The measurements
 /// behind it are in docs/benchmarks.md.
-pub const DEFAULT_PROVING: Proving = Proving { share: 0.25, max_empty: 70 };
+pub const DEFAULT_PROVING: Proving = Proving { share: 0.25, max_empty: 70, check: DEFAULT_CHECKING };
 
 /// On 11×11 the proof starts from the thirtieth stone (91 empty cells)
 /// instead of the fifty-first: the games against MoHex are decided there,
@@ -81,7 +138,7 @@ impl Proofs {
     /// Looks for a proof of `position` for the side to move until one is
     /// found or `elapsed()` reaches `time`, going on from what earlier
     /// calls found. With no proof, also the moves not yet proved to lose.
-    fn prove_within(&mut self, position: &Position, time: Duration, mut elapsed: impl FnMut() -> Duration) -> Found {
+    fn prove_within(&mut self, position: &Position, time: Duration, elapsed: &mut impl FnMut() -> Duration) -> Found {
         if time.is_zero() {
             return Found { verdict: Verdict::Unknown, open: None };
         }
@@ -100,6 +157,43 @@ impl Proofs {
     }
 }
 
+impl Proofs {
+    /// Looks at the search's `choices` best moves one by one, each alone
+    /// (the position after it, the opponent to move), until `elapsed()`
+    /// reaches `until`: a move proved to lose is taken from the root and
+    /// the next looked at; the first one not refuted ends the check. The
+    /// moves refuted.
+    fn check_choices(
+        &mut self,
+        position: &Position,
+        search: &mut Searcher,
+        choices: usize,
+        until: Duration,
+        elapsed: &mut impl FnMut() -> Duration,
+    ) -> Vec<Cell> {
+        let analysis = search.analysis(usize::MAX);
+        if analysis.proven.is_some() {
+            return Vec::new();
+        }
+        let mut refuted = Vec::new();
+        for candidate in analysis.moves.iter().take(choices).map(|m| m.cell) {
+            let mut after = position.clone();
+            if after.play(candidate).is_err() || after.winner().is_some() || elapsed() >= until {
+                break;
+            }
+            match self.prove_within(&after, until, elapsed).verdict {
+                Verdict::Win(_) => refuted.push(candidate),
+                Verdict::Loss | Verdict::Unknown => break,
+            }
+        }
+        if !refuted.is_empty() {
+            let rest: Vec<Cell> = analysis.moves.iter().map(|m| m.cell).filter(|c| !refuted.contains(c)).collect();
+            search.keep_root_moves(&rest);
+        }
+        refuted
+    }
+}
+
 /// What the solver found in a move's share of time.
 struct Found {
     verdict: Verdict,
@@ -111,25 +205,33 @@ struct Found {
 /// clock through `elapsed`: the solver for `proving`'s share (going on
 /// from `proofs`), then `search` just long enough to rank the winning
 /// moves if it proved a win, else `search_rest` (the caller's own loop: a
-/// fixed time, a game clock) for what is left, among the moves the solver
-/// has not proved to lose. What the solver found, for [`choose`].
+/// fixed time, a game clock) until the time it is given, among the moves
+/// the solver has not proved to lose; then, with the time kept for it,
+/// the check of the search's choices ([`Checking`]), which takes the
+/// refuted ones from the root. What the solver found, for [`choose`].
 pub fn think(
     position: &Position,
     search: &mut Searcher,
     proofs: &mut Proofs,
     proving: Proving,
     time: Duration,
-    elapsed: impl FnMut() -> Duration,
-    search_rest: impl FnOnce(&mut Searcher),
+    mut elapsed: impl FnMut() -> Duration,
+    search_rest: impl FnOnce(&mut Searcher, Duration),
 ) -> Verdict {
-    let Found { verdict, open } = proofs.prove_within(position, proving.time(position, time), elapsed);
-    if matches!(verdict, Verdict::Win(_)) {
-        search.run(RANKING_ITERATIONS);
-    } else {
-        if let Some(open) = open {
-            search.keep_root_moves(&open);
+    let Found { verdict, open } = proofs.prove_within(position, proving.time(position, time), &mut elapsed);
+    match verdict {
+        Verdict::Win(_) => search.run(RANKING_ITERATIONS),
+        Verdict::Loss => search_rest(search, time),
+        Verdict::Unknown => {
+            if let Some(open) = open {
+                search.keep_root_moves(&open);
+            }
+            let kept = proving.check.time(position, time);
+            search_rest(search, time.saturating_sub(kept));
+            if !kept.is_zero() {
+                proofs.check_choices(position, search, proving.check.choices, time, &mut elapsed);
+            }
         }
-        search_rest(search);
     }
     verdict
 }
@@ -228,7 +330,7 @@ mod tests {
 
     #[test]
     fn the_solver_is_tried_only_late_enough_and_for_its_share() {
-        let proving = Proving { share: 0.25, max_empty: 70 };
+        let proving = Proving { share: 0.25, max_empty: 70, check: Checking::OFF };
         let early = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4");
         let late = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3");
         assert_eq!(early.empty_cells().count(), 71);
@@ -236,6 +338,21 @@ mod tests {
         assert_eq!(proving.time(&late, Duration::from_secs(1)), Duration::from_millis(250));
         let off = Proving { share: 0.0, ..proving };
         assert_eq!(off.time(&late, Duration::from_secs(1)), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_check_is_read_from_its_setting_and_kept_only_where_it_applies() {
+        let check: Checking = "0.25:80:2".parse().unwrap();
+        assert_eq!(check, Checking { share: 0.25, max_empty: 80, choices: 2 });
+        assert_eq!("0.1".parse::<Checking>(), Ok(Checking { share: 0.1, max_empty: usize::MAX, choices: 3 }));
+        for bad in ["", "1", "-0.1", "x", "0.2:0", "0.2:80:0", "0.2:80:2:1", "0.2:eighty"] {
+            assert!(bad.parse::<Checking>().is_err(), "{bad} read");
+        }
+        let late = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3");
+        let second = Duration::from_secs(1);
+        assert_eq!(check.time(&late, second), Duration::from_millis(250));
+        assert_eq!(Checking { max_empty: 69, ..check }.time(&late, second), Duration::ZERO);
+        assert_eq!(Checking::OFF.time(&late, second), Duration::ZERO);
     }
 
     #[test]
@@ -261,7 +378,7 @@ mod tests {
         // not change that: Red to move wins, but not with every move.
         let p = Record::from_text("5x5 c3 b4", 5).unwrap().to_game(false).unwrap().position().clone();
         let mut search = Searcher::new(&p, SearchConfig::default()).unwrap();
-        let all_the_time = Proving { share: 1.0, max_empty: 25 };
+        let all_the_time = Proving { share: 1.0, max_empty: 25, check: Checking::OFF };
         let verdict = think(
             &p,
             &mut search,
@@ -269,7 +386,7 @@ mod tests {
             all_the_time,
             Duration::from_secs(60),
             || Duration::ZERO,
-            |_| panic!("a proved win needs no search of the rest"),
+            |_, _| panic!("a proved win needs no search of the rest"),
         );
         let Verdict::Win(cells) = &verdict else { panic!("not proved: {verdict:?}") };
         assert!(cells.len() < p.empty_cells().count(), "every move wins: {cells:?}");
@@ -289,7 +406,7 @@ mod tests {
         let root_moves = |s: &Searcher| s.analysis(usize::MAX).moves.iter().map(|m| m.cell).collect::<Vec<_>>();
         let before = root_moves(&search);
         let mut proofs = Proofs::new();
-        let all_the_time = Proving { share: 1.0, max_empty: 81 };
+        let all_the_time = Proving { share: 1.0, max_empty: 81, check: Checking::OFF };
         // Four slices of the solver: not enough to decide the position.
         let mut slices = 0;
         let four_slices = || {
@@ -297,7 +414,7 @@ mod tests {
             if slices >= 4 { Duration::from_secs(1) } else { Duration::ZERO }
         };
         let verdict =
-            think(&p, &mut search, &mut proofs, all_the_time, Duration::from_secs(1), four_slices, |s| s.run(2_000));
+            think(&p, &mut search, &mut proofs, all_the_time, Duration::from_secs(1), four_slices, |s, _| s.run(2_000));
         assert_eq!(verdict, Verdict::Unknown);
         let open = proofs.prover.as_mut().and_then(|prover| prover.open_moves()).expect("undecided");
         let after = root_moves(&search);
@@ -312,6 +429,44 @@ mod tests {
     }
 
     #[test]
+    fn a_choice_the_solver_refutes_alone_is_not_played() {
+        // A position of a self-play game where a short search prefers a
+        // losing move to others. No proof of the whole position here: the
+        // check alone must keep the search off its losing favourite.
+        let game = Record::from_text("9x9 d4 g4 h2 f3 f6 e6 f5 e5 f4 e4", 9).unwrap().to_game(false).unwrap();
+        let p = game.position().clone();
+        let short = |s: &mut Searcher| s.run(ITERATIONS);
+        const ITERATIONS: u64 = 300;
+        let mut unchecked = Searcher::of_game(&game, SearchConfig::default()).unwrap();
+        short(&mut unchecked);
+        let favourite = unchecked.best_move().unwrap();
+        let loses = |cell: Cell, budget: u64| {
+            let mut q = p.clone();
+            q.play(cell).unwrap();
+            matches!(solve(&q, budget).verdict, Verdict::Win(_))
+        };
+        assert!(loses(favourite, 2_000_000), "the search's {favourite} does not lose: nothing to check");
+
+        let check = Checking { share: 0.5, max_empty: 81, choices: 81 };
+        let proving = Proving { share: 0.0, max_empty: 81, check };
+        let mut search = Searcher::of_game(&game, SearchConfig::default()).unwrap();
+        // A clock that runs out after 200 of the solver's slices.
+        let mut looks = 0;
+        let clock = || {
+            looks += 1;
+            if looks > 200 { Duration::from_secs(1) } else { Duration::ZERO }
+        };
+        let verdict = think(&p, &mut search, &mut Proofs::new(), proving, Duration::from_secs(1), clock, |s, until| {
+            assert_eq!(until, Duration::from_millis(500), "the check's half is kept back");
+            short(s);
+        });
+        assert_eq!(verdict, Verdict::Unknown);
+        let played = choose(&verdict, &search).unwrap();
+        assert_ne!(played, favourite);
+        assert!(!loses(played, 100_000), "{played} loses too");
+    }
+
+    #[test]
     fn without_time_nothing_is_searched_and_the_search_decides() {
         let p = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3");
         let mut search = Searcher::new(&p, SearchConfig::default()).unwrap();
@@ -322,7 +477,7 @@ mod tests {
             DEFAULT_PROVING,
             Duration::ZERO,
             || Duration::ZERO,
-            |s| s.run(500),
+            |s, _| s.run(500),
         );
         assert_eq!(verdict, Verdict::Unknown);
         assert_eq!(search.iterations(), 500);

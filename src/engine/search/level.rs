@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::endgame::{self, BoundedProof, DEFAULT_PROVING, Proving};
+use super::endgame::{self, BoundedProof, Checking, DEFAULT_PROVING, Proving};
 use super::{Analysis, DEFAULT_PRIOR_WEIGHT, SearchConfig, Searcher};
 use crate::engine::cell::Cell;
 use crate::engine::game::{Game, Move};
@@ -173,7 +173,7 @@ pub fn swap_proof_positions(game: &Game) -> Option<u64> {
 /// misjudges many 7×7 openings that a proof settles (docs/benchmarks.md).
 pub fn timed_proving(game: &Game) -> Proving {
     match swap_proof_positions(game) {
-        Some(_) => Proving { share: 0.75, max_empty: usize::MAX },
+        Some(_) => Proving { share: 0.75, max_empty: usize::MAX, check: Checking::OFF },
         None => endgame::timed_default(game.size()),
     }
 }
