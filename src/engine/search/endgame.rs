@@ -32,7 +32,7 @@ pub struct Proving {
 
 /// How the search's choice is checked before it is played: the solver
 /// looks at the position after it alone, where a losing move is often
-/// refuted in a few hundred positions while the proof of the whole
+/// refuted within about a thousand solver positions while the proof of the whole
 /// position, spread over every move, settles nothing.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Checking {
@@ -155,9 +155,7 @@ impl Proofs {
             }
         }
     }
-}
 
-impl Proofs {
     /// Looks at the search's `choices` best moves one by one, each alone
     /// (the position after it, the opponent to move), until `elapsed()`
     /// reaches `until`: a move proved to lose is taken from the root and
