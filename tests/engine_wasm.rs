@@ -73,16 +73,25 @@ fn searches_match_the_recorded_native_ones() {
     }
 }
 
-/// Positions (size, moves) where the top level proves before it searches,
-/// each with a seed and an iteration count: one the proof decides, one it
-/// leaves to the search.
-const PROVING_CASES: [(u8, &str, u64, u64); 2] =
-    [(9, "d5 h2 h3 g3 e6 e5 d6 c5 g5 f6 f5 b7 b6 c6 d4 c4", 2, 300), (9, "e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3", 4, 3_000)];
+/// Positions (size, moves) where the top level's solver works around its
+/// search, each with a seed and an iteration count: one the proof before
+/// the search decides, one it leaves to the search (whose choices are then
+/// checked), and one with no proof before where the check after the
+/// search refutes the search's favourite.
+const PROVING_CASES: [(u8, &str, u64, u64); 3] = [
+    (9, "d5 h2 h3 g3 e6 e5 d6 c5 g5 f6 f5 b7 b6 c6 d4 c4", 2, 300),
+    (9, "e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3", 4, 3_000),
+    (9, "d4 g4 h2 f3 f6 e6 f5 e5 f4 e4", SEED_REFUTED, 300),
+];
+
+/// A seed for which the third case's search favours a move the solver
+/// proves lost (`level`'s unit tests check the same position).
+const SEED_REFUTED: u64 = 2;
 
 /// The top level's move in each proving case, as the native build chose it.
-const PROVING_RECORDED: [&str; 2] = ["b8", "e7"];
+const PROVING_RECORDED: [&str; 3] = ["b8", "e7", "d8"];
 
-/// The top level's move (proof, then search) in a proving case.
+/// The top level's move (proof, then search, then check) in a proving case.
 fn top_level_move(case: (u8, &str, u64, u64)) -> String {
     let (size, moves, seed, iterations) = case;
     // With the learned patterns in both builds, as `config` (the level's
@@ -98,6 +107,13 @@ fn top_level_moves_match_the_recorded_native_ones() {
     for (case, recorded) in PROVING_CASES.into_iter().zip(PROVING_RECORDED) {
         assert_eq!(top_level_move(case), recorded, "case {case:?}");
     }
+    // In the third case the check, not the search, chose the move.
+    let (size, moves, seed, iterations) = PROVING_CASES[2];
+    let settings = SearchConfig { patterns: config(seed).patterns, ..Level::Max.search_config(seed) };
+    let mut search = Searcher::of_game(&game(size, moves), settings).expect("a position in play");
+    search.run(iterations);
+    let favourite = search.best_move().expect("a move").to_string();
+    assert_ne!(favourite, PROVING_RECORDED[2], "the search's own choice was played");
 }
 
 /// Prints the answers to record (after a deliberate change to the search).

@@ -51,3 +51,17 @@ test('the top level, which proves before it searches, wins 5×5 from the centre'
   await expect(status).toContainText('wins');
   expect(errors).toEqual([]);
 });
+
+test('the top level checks its choices after its search and answers on 9×9', async ({ page }) => {
+  const errors = watchErrors(page);
+  // With 81 empty cells there is no proof before the search, but every
+  // 9×9 move of the max level ends with the solver's check of its best
+  // choices, which the worker steps between its messages.
+  await page.goto('/play/engine?size=9&swap=off&level=max&colour=blue&new=1');
+  await hydrated(page);
+  await expect(page.locator('[data-stone="red"]')).toHaveCount(1, { timeout: 30_000 });
+  await playFirstEmptyCells(page, 'Blue', 2);
+  await expect(page.locator('[data-stone="red"]')).toHaveCount(3, { timeout: 30_000 });
+  await expect(page.getByTestId('game-status')).toHaveText('Blue to move');
+  expect(errors).toEqual([]);
+});

@@ -10,9 +10,10 @@ use gloo_worker::{HandlerId, Registrable, Worker, WorkerScope};
 use super::protocol::{EngineRequest, EngineUpdate, GameSpec};
 use crate::engine::bench::{Clock, uniform_playouts_on};
 use crate::engine::patterns::Patterns;
-use crate::engine::search::endgame::{self, BoundedProof};
+use crate::engine::search::bounded::{BoundedCheck, BoundedProof};
+use crate::engine::search::endgame;
 use crate::engine::search::follow::continuation;
-use crate::engine::search::level::{decide, move_budget};
+use crate::engine::search::level::{decide, move_budget, start_check};
 use crate::engine::search::{Level, SearchConfig, Searcher};
 use crate::engine::solver::{Prover, Verdict};
 use crate::engine::{Color, Game, MAX_SIZE, MIN_SIZE};
@@ -97,6 +98,16 @@ impl MoveProof {
     }
 }
 
+/// A move's check of its search's choices after the search, as natively
+/// (`level::choose_move_configured`).
+enum MoveCheck {
+    /// The search is not done yet.
+    Waiting,
+    Running(Box<BoundedCheck>),
+    /// Checked, or nothing to check (analysis, the levels that do not).
+    Settled,
+}
+
 struct Job {
     id: u64,
     who: HandlerId,
@@ -111,6 +122,7 @@ struct Job {
     /// A move's proof attempt before its search (settled at once for
     /// analysis and at the levels that do not prove).
     move_proof: MoveProof,
+    move_check: MoveCheck,
     /// The game searched: its side to move, and whether a swap is open.
     game: Game,
     task: Task,
@@ -135,6 +147,35 @@ impl Job {
             }
         }
         false
+    }
+
+    /// Runs a little of a move's check while it runs, and takes the
+    /// refuted choices from the root once it settles; whether it is still
+    /// running.
+    fn checking(&mut self) -> bool {
+        if let MoveCheck::Running(check) = &mut self.move_check {
+            if !check.step(PROOF_SLICES) {
+                return true;
+            }
+            check.cut(&mut self.searcher);
+            self.move_check = MoveCheck::Settled;
+        }
+        false
+    }
+
+    /// Once a move's search is done: starts its check where the level
+    /// checks; whether one started.
+    fn start_checking(&mut self) -> bool {
+        let Task::Move { level, .. } = self.task else { return false };
+        if !matches!(self.move_check, MoveCheck::Waiting) {
+            return false;
+        }
+        let verdict = self.move_proof.verdict().unwrap_or(&Verdict::Unknown);
+        self.move_check = match start_check(&self.game, &self.searcher, verdict, level) {
+            Some(check) => MoveCheck::Running(Box::new(check)),
+            None => MoveCheck::Settled,
+        };
+        matches!(self.move_check, MoveCheck::Running(_))
     }
 
     /// The iterations a move's search takes: its level's, or just enough
@@ -248,6 +289,10 @@ impl Worker for EngineWorker {
                     solved_within: None,
                     prover,
                     move_proof,
+                    move_check: match task {
+                        Task::Move { .. } => MoveCheck::Waiting,
+                        Task::Analyze { .. } => MoveCheck::Settled,
+                    },
                     game,
                     task,
                     started_ms: js_sys::Date::now(),
@@ -260,8 +305,9 @@ impl Worker for EngineWorker {
 
     fn update(&mut self, scope: &WorkerScope<Self>, Slice(id): Slice) {
         let Some(job) = self.job.as_mut().filter(|j| j.id == id) else { return };
-        if job.proving() {
-            let update = EngineUpdate::Thinking { job: job.id, playouts: 0, budget: job.move_iterations() };
+        if job.proving() || job.checking() {
+            let playouts = job.searcher.iterations();
+            let update = EngineUpdate::Thinking { job: job.id, playouts, budget: job.move_iterations() };
             scope.respond(job.who, update);
             schedule(scope, id);
             return;
@@ -271,11 +317,14 @@ impl Worker for EngineWorker {
             Task::Analyze { max_playouts } => max_playouts.map(|m| m.saturating_sub(job.searcher.iterations())),
             Task::Move { .. } => Some(job.move_iterations().saturating_sub(job.searcher.iterations())),
         };
-        job.searcher.run(remaining.map_or(self.slice, |r| r.min(self.slice)));
-        let took = (js_sys::Date::now() - start).max(1.0);
-        // Aim the next slice at SLICE_MS, changing by at most 2× at a time.
-        let scale = (SLICE_MS / took).clamp(0.5, 2.0);
-        self.slice = ((self.slice as f64 * scale) as u64).clamp(64, 200_000);
+        // A move's search may be done already (its check has just run).
+        if remaining != Some(0) {
+            job.searcher.run(remaining.map_or(self.slice, |r| r.min(self.slice)));
+            let took = (js_sys::Date::now() - start).max(1.0);
+            // Aim the next slice at SLICE_MS, changing by at most 2× at a time.
+            let scale = (SLICE_MS / took).clamp(0.5, 2.0);
+            self.slice = ((self.slice as f64 * scale) as u64).clamp(64, 200_000);
+        }
 
         if let Some(prover) = job.prover.as_mut() {
             let verdict = prover.run(SOLVER_SLICE).clone();
@@ -315,6 +364,11 @@ impl Worker for EngineWorker {
             }
             Task::Move { level, seed } => {
                 let budget = job.move_iterations();
+                if done && job.start_checking() {
+                    scope.respond(job.who, EngineUpdate::Thinking { job: job.id, playouts, budget });
+                    schedule(scope, id);
+                    return;
+                }
                 if done {
                     let verdict = job.move_proof.verdict().unwrap_or(&Verdict::Unknown);
                     let chosen = decide(&job.game, &job.searcher, verdict, level, seed);

@@ -108,7 +108,7 @@ pub fn timed_default(n: u8) -> Proving {
 const RANKING_ITERATIONS: u64 = 2_000;
 
 /// Positions the solver searches between two looks at the clock.
-const SLICE: u64 = 256;
+pub(super) const SLICE: u64 = 256;
 
 impl Proving {
     /// The time the solver may take of a move's `time` in `position`
@@ -184,12 +184,19 @@ impl Proofs {
                 Verdict::Loss | Verdict::Unknown => break,
             }
         }
-        if !refuted.is_empty() {
-            let rest: Vec<Cell> = analysis.moves.iter().map(|m| m.cell).filter(|c| !refuted.contains(c)).collect();
-            search.keep_root_moves(&rest);
-        }
+        take_from_root(search, &refuted);
         refuted
     }
+}
+
+/// Takes the `refuted` moves from `search`'s root, leaving the others.
+pub(super) fn take_from_root(search: &mut Searcher, refuted: &[Cell]) {
+    if refuted.is_empty() {
+        return;
+    }
+    let analysis = search.analysis(usize::MAX);
+    let rest: Vec<Cell> = analysis.moves.iter().map(|m| m.cell).filter(|c| !refuted.contains(c)).collect();
+    search.keep_root_moves(&rest);
 }
 
 /// What the solver found in a move's share of time.
@@ -238,57 +245,6 @@ pub fn think(
 /// `verdict`: a proved win only has its winning moves to rank.
 pub fn iterations_after(verdict: &Verdict, budget: u64) -> u64 {
     if matches!(verdict, Verdict::Win(_)) { budget.min(RANKING_ITERATIONS) } else { budget }
-}
-
-/// A proof attempt bounded by a number of solver positions rather than by
-/// time, for the engine's levels, whose moves are measured in iterations
-/// and must come out the same natively and in a worker. The caller steps
-/// it (a worker a little per turn of its event loop); the same slices run
-/// in the same order either way, so the verdict is the same.
-pub struct BoundedProof {
-    prover: Prover,
-    limit: u64,
-}
-
-impl BoundedProof {
-    pub fn new(position: &Position, limit: u64) -> BoundedProof {
-        BoundedProof { prover: Prover::new(position), limit }
-    }
-
-    /// Runs at most `slices` more slices; the verdict once it is settled
-    /// (proved, or the limit reached: unknown), `None` while it goes on.
-    pub fn step(&mut self, slices: u32) -> Option<Verdict> {
-        for _ in 0..slices {
-            if self.prover.nodes() >= self.limit {
-                return Some(Verdict::Unknown);
-            }
-            let before = self.prover.nodes();
-            let verdict = self.prover.run(SLICE.min(self.limit - before));
-            if *verdict != Verdict::Unknown {
-                return Some(verdict.clone());
-            }
-            // A solver that cannot go on (out of table) has settled too.
-            if self.prover.nodes() == before {
-                return Some(Verdict::Unknown);
-            }
-        }
-        None
-    }
-
-    /// Runs to the end: the verdict.
-    pub fn finish(&mut self) -> Verdict {
-        loop {
-            if let Some(verdict) = self.step(u32::MAX) {
-                return verdict;
-            }
-        }
-    }
-
-    /// Once settled without a proof: the moves not proved to lose (see
-    /// [`Prover::open_moves`]), for the search that follows.
-    pub fn open_moves(&mut self) -> Option<Vec<Cell>> {
-        self.prover.open_moves()
-    }
 }
 
 /// The move to play after `search` when `verdict` is what the solver

@@ -6,7 +6,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::endgame::{self, BoundedProof, Checking, DEFAULT_PROVING, Proving};
+use super::bounded::{BoundedCheck, BoundedProof};
+use super::endgame::{self, Checking, DEFAULT_CHECKING, DEFAULT_PROVING, Proving};
 use super::{Analysis, DEFAULT_PRIOR_WEIGHT, SearchConfig, Searcher};
 use crate::engine::cell::Cell;
 use crate::engine::game::{Game, Move};
@@ -33,6 +34,12 @@ pub const LEVEL_PRIOR_WEIGHT: f32 = 1.0;
 /// Solver positions before the search at the max level: at most about a
 /// fifth of the time its iterations take (docs/benchmarks.md).
 pub const MAX_PROOF_POSITIONS: u64 = 10_000;
+
+/// Solver positions for each of the search's choices the max level checks
+/// after its search (`endgame::DEFAULT_CHECKING`'s choices): as many as
+/// refuted most losing choices of the GTP engine's search; twice as many
+/// cost 11×11 moves a third more time (docs/benchmarks.md).
+pub const MAX_CHECK_POSITIONS: u64 = 1_000;
 
 /// Every level, weakest first.
 pub const LEVELS: [Level; 4] = [Level::Beginner, Level::Casual, Level::Strong, Level::Max];
@@ -77,6 +84,18 @@ impl Level {
                 (game.position().empty_cells().count() <= DEFAULT_PROVING.max_empty).then_some(MAX_PROOF_POSITIONS)
             }
         }
+    }
+
+    /// The solver positions this level spends on each of its search's
+    /// best moves after the search, to refute one that loses
+    /// ([`BoundedCheck`]): only the top level, where the GTP engine checks
+    /// (`endgame::DEFAULT_CHECKING`'s empty cells), and not on a swap
+    /// decision. The easier levels play their search's mistakes.
+    pub fn check_positions(self, game: &Game) -> Option<u64> {
+        let checks = self == Level::Max
+            && !game.can_swap()
+            && game.position().empty_cells().count() <= DEFAULT_CHECKING.max_empty;
+        checks.then_some(MAX_CHECK_POSITIONS)
     }
 
     /// How sharply the move is picked by visit count: higher is greedier,
@@ -255,7 +274,19 @@ pub fn choose_move_configured(
         None => Verdict::Unknown,
     };
     searcher.run(endgame::iterations_after(&verdict, iterations));
+    if let Some(mut check) = start_check(game, &searcher, &verdict, level) {
+        check.finish();
+        check.cut(&mut searcher);
+    }
     decide(game, &searcher, &verdict, level, seed)
+}
+
+/// The check of `search`'s choices in `game` at `level`, once the search
+/// is done, where the level checks and the solver proved nothing before
+/// (a proved win's move is sound; with a proved loss every move loses).
+pub fn start_check(game: &Game, search: &Searcher, verdict: &Verdict, level: Level) -> Option<BoundedCheck> {
+    let positions = level.check_positions(game).filter(|_| *verdict == Verdict::Unknown)?;
+    Some(BoundedCheck::new(game.position(), search, DEFAULT_CHECKING.choices, positions))
 }
 
 /// The cell a `level` player picks from a finished search's `analysis`:
@@ -377,6 +408,64 @@ mod tests {
         // Any level proves a swap decision on a small board.
         let seven = Game::with_moves(7, true, &[Move::parse("c2", 7).unwrap()]).unwrap();
         assert_eq!(Level::Beginner.proof_positions(&seven), Some(100_000));
+    }
+
+    #[test]
+    fn only_the_top_level_checks_its_choices_and_not_a_swap() {
+        let nine = Record::from_text("9x9 e5 d6 c7", 9).unwrap().to_game(false).unwrap();
+        for level in [Level::Beginner, Level::Casual, Level::Strong] {
+            assert_eq!(level.check_positions(&nine), None, "{level}");
+        }
+        assert_eq!(Level::Max.check_positions(&nine), Some(MAX_CHECK_POSITIONS));
+        // On 11×11 from the twenty-first stone (at most 100 empty cells).
+        let eleven = |stones: usize| {
+            let cells = (0..stones).map(|i| Move::Place(Cell::from_index(i * 2, 11))).collect::<Vec<_>>();
+            Game::with_moves(11, false, &cells).unwrap()
+        };
+        assert_eq!(Level::Max.check_positions(&eleven(20)), None);
+        assert_eq!(Level::Max.check_positions(&eleven(21)), Some(MAX_CHECK_POSITIONS));
+        let swap = Game::with_moves(9, true, &[Move::parse("e5", 9).unwrap()]).unwrap();
+        assert_eq!(Level::Max.check_positions(&swap), None);
+        // Nothing to check after a proof: its win is kept, or all is lost.
+        let search = Searcher::of_game(&nine, Level::Max.search_config(1)).unwrap();
+        assert!(start_check(&nine, &search, &Verdict::Unknown, Level::Max).is_some());
+        assert!(start_check(&nine, &search, &Verdict::Loss, Level::Max).is_none());
+        assert!(start_check(&nine, &search, &Verdict::Unknown, Level::Strong).is_none());
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "seconds unoptimised; scripts/test.sh runs it in release")]
+    fn the_top_level_does_not_play_a_choice_the_solver_refutes() {
+        // A self-play position (71 empty cells: no proof before the
+        // search) where a short search may favour a losing move.
+        let game = Record::from_text("9x9 d4 g4 h2 f3 f6 e6 f5 e5 f4 e4", 9).unwrap().to_game(false).unwrap();
+        let p = game.position();
+        assert_eq!(Level::Max.proof_positions(&game), None);
+        let loses = |cell: Cell, budget: u64| {
+            let mut after = p.clone();
+            after.play(cell).unwrap();
+            matches!(solve(&after, budget).verdict, Verdict::Win(_))
+        };
+        const ITERATIONS: u64 = 300;
+        let favourite = |seed: u64| {
+            let mut search = Searcher::of_game(&game, Level::Max.search_config(seed)).unwrap();
+            search.run(ITERATIONS);
+            search.best_move().unwrap()
+        };
+        let played = |seed: u64| match choose_move_with(&game, Level::Max, seed, ITERATIONS) {
+            Some(Move::Place(cell)) => cell,
+            other => panic!("seed {seed}: {other:?}"),
+        };
+        // Seed 2's search favours a losing move: another is played.
+        let losing = favourite(2);
+        assert!(loses(losing, 20_000), "the search's {losing} does not lose: nothing to check");
+        let instead = played(2);
+        assert_ne!(instead, losing);
+        assert!(!loses(instead, 100_000), "{instead} loses too");
+        // Seed 1's favourite is not refuted: the check leaves it.
+        let kept = favourite(1);
+        assert!(!loses(kept, 20_000));
+        assert_eq!(played(1), kept);
     }
 
     /// Red to move wins (b8 and d3 both keep it).

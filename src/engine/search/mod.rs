@@ -5,6 +5,7 @@
 //! does not exist in the browser, so callers that think in time run the
 //! search in slices and look at their own clock between them.
 
+pub mod bounded;
 pub mod clock;
 pub mod endgame;
 pub mod follow;
