@@ -5,7 +5,7 @@
 //! slices run in the same order either way, so the outcome is the same.
 
 use super::Searcher;
-use super::endgame::{SLICE, take_from_root};
+use super::endgame::SLICE;
 use crate::engine::cell::Cell;
 use crate::engine::position::Position;
 use crate::engine::solver::{Prover, Verdict};
@@ -81,11 +81,23 @@ impl BoundedCheck {
     /// The check of `search`'s `choices` best moves in `position` (none
     /// when the search proved the position: its choice is then sound).
     pub fn new(position: &Position, search: &Searcher, choices: usize, limit: u64) -> BoundedCheck {
+        BoundedCheck::with_prover(Prover::new(position), position, search, choices, limit)
+    }
+
+    /// The same check with a solver of the same board size that has
+    /// searched before (the GTP engine keeps one for the game).
+    pub fn with_prover(
+        prover: Prover,
+        position: &Position,
+        search: &Searcher,
+        choices: usize,
+        limit: u64,
+    ) -> BoundedCheck {
         let analysis = search.analysis(choices);
         let choices =
             if analysis.proven.is_some() { Vec::new() } else { analysis.moves.iter().map(|m| m.cell).collect() };
         BoundedCheck {
-            prover: Prover::new(position),
+            prover,
             position: position.clone(),
             choices,
             at: None,
@@ -161,7 +173,17 @@ impl BoundedCheck {
 
     /// Takes the refuted choices from `search`'s root.
     pub fn cut(&self, search: &mut Searcher) {
-        take_from_root(search, &self.refuted);
+        if self.refuted.is_empty() {
+            return;
+        }
+        let analysis = search.analysis(usize::MAX);
+        let rest: Vec<Cell> = analysis.moves.iter().map(|m| m.cell).filter(|c| !self.refuted.contains(c)).collect();
+        search.keep_root_moves(&rest);
+    }
+
+    /// The solver, to keep what it found.
+    pub fn into_prover(self) -> Prover {
+        self.prover
     }
 }
 
@@ -176,6 +198,15 @@ mod tests {
         Record::from_text(text, 9).unwrap().to_game(false).unwrap()
     }
 
+    /// The self-play position of endgame's check test and a 300-iteration
+    /// search of it, whose favourite loses.
+    fn searched() -> (crate::engine::Game, Searcher) {
+        let game = game("9x9 d4 g4 h2 f3 f6 e6 f5 e5 f4 e4");
+        let mut search = Searcher::of_game(&game, SearchConfig::default()).unwrap();
+        search.run(300);
+        (game, search)
+    }
+
     /// Whether the solver proves `cell` lost in `position` within
     /// `budget` positions.
     fn loses(position: &Position, cell: Cell, budget: u64) -> bool {
@@ -186,12 +217,8 @@ mod tests {
 
     #[test]
     fn a_refuted_choice_is_cut_and_the_next_one_kept() {
-        // The self-play position of endgame's check test: a 300-iteration
-        // search's favourite loses.
-        let game = game("9x9 d4 g4 h2 f3 f6 e6 f5 e5 f4 e4");
+        let (game, mut search) = searched();
         let p = game.position();
-        let mut search = Searcher::of_game(&game, SearchConfig::default()).unwrap();
-        search.run(300);
         let favourite = search.best_move().unwrap();
         assert!(loses(p, favourite, 2_000_000), "the search's {favourite} does not lose: nothing to check");
 
@@ -207,9 +234,7 @@ mod tests {
 
     #[test]
     fn stepping_in_slices_or_at_once_ends_the_same() {
-        let game = game("9x9 d4 g4 h2 f3 f6 e6 f5 e5 f4 e4");
-        let mut search = Searcher::of_game(&game, SearchConfig::default()).unwrap();
-        search.run(300);
+        let (game, search) = searched();
         let mut at_once = BoundedCheck::new(game.position(), &search, 3, 2_000);
         at_once.finish();
         let mut stepped = BoundedCheck::new(game.position(), &search, 3, 2_000);
@@ -224,9 +249,7 @@ mod tests {
 
     #[test]
     fn a_proved_search_or_no_positions_checks_nothing() {
-        let game = game("9x9 d4 g4 h2 f3 f6 e6 f5 e5 f4 e4");
-        let mut search = Searcher::of_game(&game, SearchConfig::default()).unwrap();
-        search.run(300);
+        let (game, search) = searched();
         let mut none = BoundedCheck::new(game.position(), &search, 3, 0);
         none.finish();
         assert!(none.refuted().is_empty());

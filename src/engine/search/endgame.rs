@@ -13,6 +13,7 @@
 
 use std::time::Duration;
 
+use super::bounded::BoundedCheck;
 use super::{Analysis, Searcher};
 use crate::engine::cell::Cell;
 use crate::engine::position::Position;
@@ -156,11 +157,10 @@ impl Proofs {
         }
     }
 
-    /// Looks at the search's `choices` best moves one by one, each alone
-    /// (the position after it, the opponent to move), until `elapsed()`
-    /// reaches `until`: a move proved to lose is taken from the root and
-    /// the next looked at; the first one not refuted ends the check. The
-    /// moves refuted.
+    /// Looks at the search's `choices` best moves one by one, each alone,
+    /// as the levels do ([`BoundedCheck`]) but with the game's kept solver
+    /// and until `elapsed()` reaches `until`; the refuted ones are taken
+    /// from the root.
     fn check_choices(
         &mut self,
         position: &Position,
@@ -168,35 +168,16 @@ impl Proofs {
         choices: usize,
         until: Duration,
         elapsed: &mut impl FnMut() -> Duration,
-    ) -> Vec<Cell> {
-        let analysis = search.analysis(usize::MAX);
-        if analysis.proven.is_some() {
-            return Vec::new();
+    ) {
+        let mut prover = self.prover.take().unwrap_or_else(|| Prover::new(position));
+        if !prover.reroot(position) {
+            prover = Prover::new(position);
         }
-        let mut refuted = Vec::new();
-        for candidate in analysis.moves.iter().take(choices).map(|m| m.cell) {
-            let mut after = position.clone();
-            if after.play(candidate).is_err() || after.winner().is_some() || elapsed() >= until {
-                break;
-            }
-            match self.prove_within(&after, until, elapsed).verdict {
-                Verdict::Win(_) => refuted.push(candidate),
-                Verdict::Loss | Verdict::Unknown => break,
-            }
-        }
-        take_from_root(search, &refuted);
-        refuted
+        let mut check = BoundedCheck::with_prover(prover, position, search, choices, u64::MAX);
+        while elapsed() < until && !check.step(1) {}
+        check.cut(search);
+        self.prover = Some(check.into_prover());
     }
-}
-
-/// Takes the `refuted` moves from `search`'s root, leaving the others.
-pub(super) fn take_from_root(search: &mut Searcher, refuted: &[Cell]) {
-    if refuted.is_empty() {
-        return;
-    }
-    let analysis = search.analysis(usize::MAX);
-    let rest: Vec<Cell> = analysis.moves.iter().map(|m| m.cell).filter(|c| !refuted.contains(c)).collect();
-    search.keep_root_moves(&rest);
 }
 
 /// What the solver found in a move's share of time.
