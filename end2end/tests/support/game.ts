@@ -42,16 +42,22 @@ export async function status(page: Page) {
 
 /** Plays the person's side against the engine, taking the first empty
  * cell on each of its turns and waiting for the engine's answer, until a
- * side wins (or `turns` moves of the person's have been played). */
-export async function playFirstEmptyCells(page: Page, person: 'Red' | 'Blue', turns: number): Promise<void> {
+ * side wins (or `turns` moves of the person's have been played), giving
+ * each of the engine's moves `engineMs`. */
+export async function playFirstEmptyCells(
+  page: Page,
+  person: 'Red' | 'Blue',
+  turns: number,
+  engineMs = 20_000,
+): Promise<void> {
   const gameStatus = page.getByTestId('game-status');
   for (let turn = 0; turn < turns; turn++) {
     const text = (await gameStatus.textContent()) ?? '';
     if (text.includes('wins')) break;
-    await expect(gameStatus).toHaveText(`${person} to move`, { timeout: 20_000 });
+    await expect(gameStatus).toHaveText(`${person} to move`, { timeout: engineMs });
     const stonesBefore = await page.locator('[data-stone]').count();
     await page.locator('[data-cell]:not([data-stone])').first().click();
     await expect(page.locator('[data-stone]')).not.toHaveCount(stonesBefore);
-    await expect(gameStatus).not.toHaveText(/to move — the engine is thinking/, { timeout: 20_000 });
+    await expect(gameStatus).not.toHaveText(/to move — the engine is thinking/, { timeout: engineMs });
   }
 }

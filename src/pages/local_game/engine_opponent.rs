@@ -65,13 +65,14 @@ fn seed(job: u64) -> u64 {
     entropy.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ job
 }
 
-/// "Thinking… N of M playouts" while the engine searches.
+/// "Thinking… N of M playouts" while the engine searches: the count is the
+/// progress shown. No endless spinner: one is repainted every frame beside
+/// the search, and it slowed the engine's moves (docs/benchmarks.md).
 #[component]
 pub fn ThinkingLine(thinking: RwSignal<Option<Thinking>>) -> impl IntoView {
     view! {
         <Show when=move || thinking.get().is_some()>
-            <p class="thinking" role="status" data-testid="engine-thinking">
-                <span class="spinner" aria-hidden="true"></span>
+            <p class="thinking" data-testid="engine-thinking">
                 {move || {
                     thinking.get().map(|t| format!("Thinking… {} of {} playouts", t.playouts, t.budget)).unwrap_or_default()
                 }}
