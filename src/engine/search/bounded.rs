@@ -216,6 +216,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "a minute unoptimised; scripts/test.sh runs it in release")]
     fn a_refuted_choice_is_cut_and_the_next_one_kept() {
         let (game, mut search) = searched();
         let p = game.position();

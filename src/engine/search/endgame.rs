@@ -364,6 +364,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "a minute unoptimised; scripts/test.sh runs it in release")]
     fn a_choice_the_solver_refutes_alone_is_not_played() {
         // A position of a self-play game where a short search prefers a
         // losing move to others. No proof of the whole position here: the

@@ -212,6 +212,7 @@ proptest::proptest! {
     /// Connections, captured fills and the solver against minimax on
     /// small boards: every shortcut must keep who wins.
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "minutes unoptimised; scripts/test.sh runs it in release")]
     fn shortcuts_never_change_who_wins(
         n in 3u8..=4,
         cells in proptest::collection::vec(0usize..16, 0..12),
@@ -256,6 +257,7 @@ proptest::proptest! {
     /// won one lost, and a win it names is played only by winning moves:
     /// checked against every line on 3×3 to 5×5.
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "minutes unoptimised; scripts/test.sh runs it in release")]
     fn knowledge_never_prunes_every_winning_move(
         n in 3u8..=5,
         cells in proptest::collection::vec(0usize..25, 0..24),
@@ -286,6 +288,7 @@ proptest::proptest! {
     /// position's reduction offers loses, and a won position keeps a
     /// winning move. Checked against every line on 4×4 and 5×5.
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "minutes unoptimised; scripts/test.sh runs it in release")]
     fn moves_left_open_keep_every_win(
         n in 4u8..=5,
         cells in proptest::collection::vec(0usize..25, 0..24),
@@ -402,6 +405,7 @@ proptest::proptest! {
     /// anywhere outside it never change the winner (minimax decides),
     /// nor ever join the loser's edges.
     #[test]
+    #[cfg_attr(debug_assertions, ignore = "minutes unoptimised; scripts/test.sh runs it in release")]
     fn the_loser_gains_nothing_outside_a_proof_set(
         n in 3u8..=4,
         cells in proptest::collection::vec(0usize..16, 0..11),
