@@ -81,8 +81,8 @@ impl std::str::FromStr for Checking {
 }
 
 /// The GTP engine's check: a fifth of the move for the search's three
-/// best moves, once at most 100 cells are empty (from the 21st stone on
-/// 11×11; all of 9×9). The measurements behind it are in
+/// best moves, once at most 100 cells are empty (all of 9×9; 11×11 waits
+/// for its proof's 91). The measurements behind it are in
 /// docs/benchmarks.md.
 pub const DEFAULT_CHECKING: Checking = Checking { share: 0.2, max_empty: 100, choices: 3 };
 
@@ -92,14 +92,19 @@ pub const DEFAULT_PROVING: Proving = Proving { share: 0.25, max_empty: 70, check
 
 /// On 11×11 the proof starts from the thirtieth stone (91 empty cells)
 /// instead of the fifty-first: the games against MoHex are decided there,
-/// and a quarter of a move often settles such positions
+/// and a quarter of a move often settles such positions. The check waits
+/// for the same stone: from the 21st it scored worse against MoHex
 /// (docs/benchmarks.md).
 const ELEVEN_MAX_EMPTY: usize = 91;
 
 /// What the GTP engine does on an `n`×`n` board.
 pub fn timed_default(n: u8) -> Proving {
     match n {
-        11 => Proving { max_empty: ELEVEN_MAX_EMPTY, ..DEFAULT_PROVING },
+        11 => Proving {
+            max_empty: ELEVEN_MAX_EMPTY,
+            check: Checking { max_empty: ELEVEN_MAX_EMPTY, ..DEFAULT_CHECKING },
+            ..DEFAULT_PROVING
+        },
         _ => DEFAULT_PROVING,
     }
 }
@@ -291,7 +296,7 @@ mod tests {
     }
 
     #[test]
-    fn on_eleven_by_eleven_the_solver_is_tried_from_the_thirtieth_stone() {
+    fn on_eleven_by_eleven_the_solver_is_tried_and_checks_from_the_thirtieth_stone() {
         let moves = "a1 b1 c1 d1 e1 f1 g1 h1 i1 j1 a3 b3 c3 d3 e3 f3 g3 h3 i3 j3 a5 b5 c5 d5 e5 f5 g5 h5 i5";
         let at = |extra: &str| {
             let text = format!("11x11 {moves} {extra}");
@@ -302,6 +307,10 @@ mod tests {
         let second = Duration::from_secs(1);
         assert_eq!(timed_default(11).time(&early, second), Duration::ZERO);
         assert_eq!(timed_default(11).time(&late, second), Duration::from_millis(250));
+        // The check waits for the same stone.
+        assert_eq!(timed_default(11).check.time(&early, second), Duration::ZERO);
+        assert_eq!(timed_default(11).check.time(&late, second), second.mul_f32(DEFAULT_CHECKING.share));
+        assert_eq!(DEFAULT_CHECKING.time(&early, second), second.mul_f32(DEFAULT_CHECKING.share));
         // Elsewhere as before.
         assert_eq!(timed_default(9), DEFAULT_PROVING);
         assert_eq!(timed_default(13), DEFAULT_PROVING);
