@@ -82,10 +82,9 @@ cargo test --release --lib -- engine::solver engine::bench engine::search::tests
 
 # The bundles are measured and tested as they ship, so they are built by
 # rustc alone: built with clippy-driver as the compiler, the same commit
-# put 76 KB more WebAssembly into what every page loads first (241,194
-# bytes brotli against 217,904: over its budget in CI only). Their lints
-# are a check of their own (docs/benchmarks.md, "The bundles built as
-# they ship").
+# put more static data into what every page loads first, over its budget
+# in CI only. Their lints are a check of their own (docs/benchmarks.md,
+# "The bundles built as they ship").
 step "the pages' and the worker's lints (WebAssembly)"
 cargo clippy --features hydrate --lib --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p hexarena-engine-worker --lib --target wasm32-unknown-unknown -- -D warnings
