@@ -213,3 +213,40 @@ test('the overview lists live games and follows them', async ({ browser }) => {
   expect(watcher.errors).toEqual([]);
   expect(player.errors).toEqual([]);
 });
+
+test('quick match: a socket that drops before a seat is given asks again, then says why it gave up', async ({ browser }) => {
+  // The first socket is cut before the server hears of it, as a dropped
+  // network or a restarting server would: the page asks again and is seated.
+  const once = await person(browser);
+  let cut = 0;
+  await once.page.routeWebSocket(/\/ws\/play/, (ws) => {
+    if (cut === 0) {
+      cut += 1;
+      ws.close();
+    } else {
+      ws.connectToServer();
+    }
+  });
+  await once.page.goto('/play/online?size=6&series=1&swap=off&time=none&name=Dropped');
+  await hydrated(once.page);
+  await expect(once.page).toHaveURL(/\/game\/\d+$/, { timeout: 10_000 });
+  await expect(once.page.getByTestId('game-status')).toHaveText('Waiting for an opponent to join');
+  expect(cut).toBe(1);
+
+  // Every socket cut: after its attempts the page stops and says so.
+  const never = await person(browser);
+  let attempts = 0;
+  await never.page.routeWebSocket(/\/ws\/play/, (ws) => {
+    attempts += 1;
+    ws.close();
+  });
+  await never.page.goto('/play/online?size=6&series=1&swap=off&time=none&name=Unreachable');
+  await hydrated(never.page);
+  await expect(never.page.getByTestId('game-status')).toHaveText('Could not start a game (see the message below).', {
+    timeout: 30_000,
+  });
+  await expect(never.page.getByTestId('notice')).toContainText('The server could not be reached to find a game');
+  expect(attempts).toBe(9);
+  expect(once.errors).toEqual([]);
+  expect(never.errors).toEqual([]);
+});

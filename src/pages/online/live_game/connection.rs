@@ -29,6 +29,10 @@ pub(super) enum Link {
     Refused,
 }
 
+/// How many times a quick match asks again after its socket drops before
+/// a seat was given (about 20 s with the growing pause).
+const QUICK_MATCH_ATTEMPTS: u32 = 8;
+
 fn seat_key(id: u64) -> String {
     format!("hexarena.seat.{id}")
 }
@@ -158,14 +162,18 @@ impl Live {
             if self.link.get_untracked() == Link::Refused {
                 return;
             }
-            // A quick-match socket that closes before seating has nothing
-            // to resume.
-            if self.table_id.get_untracked().is_none() {
+            let n = self.retries.get_value();
+            // A quick-match socket that drops before seating had no table to
+            // lose: asking again is safe, but not forever.
+            if self.table_id.get_untracked().is_none() && n >= QUICK_MATCH_ATTEMPTS {
+                self.notice.set(Some(
+                    "The server could not be reached to find a game: check your connection, then reload the page."
+                        .into(),
+                ));
                 self.link.set(Link::Refused);
                 return;
             }
             self.link.set(Link::Retrying);
-            let n = self.retries.get_value();
             self.retries.set_value(n + 1);
             let delay = std::time::Duration::from_millis(500 * u64::from((n + 1).min(10)));
             set_timeout(move || self.open(), delay);

@@ -19,6 +19,7 @@ pub(super) fn status_line(t: Option<&TableView>, me: Option<PlayerId>, link: Lin
         return match (gone, link) {
             (true, _) => "This game is not live: it has finished or never existed.".into(),
             (_, Link::Refused) => "Could not start a game (see the message below).".into(),
+            (_, Link::Retrying) => "The connection dropped: trying again…".into(),
             _ => "Looking for an opponent…".into(),
         };
     };
