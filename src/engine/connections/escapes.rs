@@ -1,0 +1,276 @@
+//! Escapes of a second-row ladder through a stone on the fourth row,
+//! proved once by playing out every defence in a small window.
+//!
+//! A ladder whose row holds no stone ahead may still end joined: a stone of
+//! the side on the fourth row, near the ladder's path, gives the pushed
+//! stones a second way down that the opponent cannot block together with
+//! the first. The escape's way to the edge and the ladder cross each
+//! other's cells, so H-search's AND, which joins only disjoint carriers,
+//! never builds it from the stone's own connection (docs/benchmarks.md).
+//! Each escape shape is instead decided here by minimax within a window
+//! ahead of the ladder's head, and its carrier cut down to the cells the
+//! proof needs. Third-row stones escape too, but those H-search finds
+//! itself, and given again they crowd its lists: they are left out.
+
+/// A cell beside a ladder's head (at `(0, 1)`): `ahead` steps in the
+/// ladder's direction, `row` rows from the edge (0 the first row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Offset {
+    pub ahead: i32,
+    pub row: i32,
+}
+
+/// A stone of the side at `stone` lets the ladder escape, whatever the
+/// opponent plays, once every cell of `carrier` is empty, with at most
+/// `need` more stones of the side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Escape {
+    pub stone: Offset,
+    pub carrier: &'static [Offset],
+    pub need: u32,
+}
+
+/// The escapes of a ladder running towards growing (`forward`) or
+/// shrinking places along the edge, smallest carrier first. Their cells
+/// differ between the two directions: the board is not symmetric under a
+/// mirror along the edge.
+pub(super) fn escapes(forward: bool) -> &'static [Escape] {
+    if forward { &FORWARD } else { &BACKWARD }
+}
+
+const fn at(ahead: i32, row: i32) -> Offset {
+    Offset { ahead, row }
+}
+
+// Proved by `generate` below, which rebuilds them.
+#[rustfmt::skip]
+static FORWARD: [Escape; 2] = [
+    Escape { stone: at(3, 3), carrier: &[at(0, 0), at(1, 0), at(1, 1), at(1, 2), at(2, 0), at(2, 1), at(2, 2), at(3, 0), at(3, 1), at(3, 2), at(4, 0), at(4, 1), at(4, 2), at(4, 3), at(5, 0), at(5, 1), at(5, 2)], need: 9 },
+    Escape { stone: at(4, 3), carrier: &[at(0, 0), at(1, 0), at(1, 1), at(1, 2), at(2, 0), at(2, 1), at(2, 2), at(3, 0), at(3, 1), at(3, 2), at(3, 3), at(4, 0), at(4, 1), at(4, 2), at(5, 0), at(5, 1), at(5, 2)], need: 9 },
+];
+
+#[rustfmt::skip]
+static BACKWARD: [Escape; 0] = [];
+
+#[cfg(test)]
+mod generate {
+    //! How the tables above are proved. Rebuild them (about a minute):
+    //!
+    //!     cargo test --release --lib connections::escapes -- --ignored --nocapture
+
+    use std::collections::HashMap;
+
+    use super::*;
+
+    /// The window's length along the ladder, counted from the head's column.
+    const LENGTH: i32 = 5;
+    /// The window's rows, the first row (0) included.
+    const ROWS: i32 = 4;
+    /// The most stones the side may add in the window: an escape that needs
+    /// more is not looked for (the search would cost too much).
+    const MAX_STONES: u32 = 6;
+
+    /// The window ahead of a head in one direction, its cells as bits of a
+    /// `u32` (`ahead * ROWS + row`).
+    struct Window {
+        neighbours: Vec<u32>,
+        head: u32,
+        /// The first-row cell behind the head, which the opponent holds.
+        behind: Option<u32>,
+        first_row: u32,
+        all: u32,
+    }
+
+    fn bit(ahead: i32, row: i32) -> u32 {
+        1 << (ahead * ROWS + row)
+    }
+
+    fn offset(index: u32) -> Offset {
+        Offset { ahead: index as i32 / ROWS, row: index as i32 % ROWS }
+    }
+
+    fn ones(mut set: u32) -> impl Iterator<Item = u32> {
+        std::iter::from_fn(move || {
+            (set != 0).then(|| {
+                let i = set.trailing_zeros();
+                set &= set - 1;
+                i
+            })
+        })
+    }
+
+    impl Window {
+        fn new(forward: bool) -> Window {
+            // Along the edge the board's neighbours are (±1, 0), (0, ±1) and
+            // (+1, +1), (−1, −1); walking the other way turns the diagonal.
+            let diagonal = if forward { 1 } else { -1 };
+            let steps = [(1, 0), (-1, 0), (0, 1), (0, -1), (diagonal, 1), (-diagonal, -1)];
+            let inside = |a: i32, r: i32| (0..=LENGTH).contains(&a) && (0..ROWS).contains(&r);
+            let mut neighbours = vec![0; ((LENGTH + 1) * ROWS) as usize];
+            for a in 0..=LENGTH {
+                for r in 0..ROWS {
+                    let near = steps
+                        .iter()
+                        .filter(|(da, dr)| inside(a + da, r + dr))
+                        .fold(0, |m, (da, dr)| m | bit(a + da, r + dr));
+                    neighbours[(a * ROWS + r) as usize] = near;
+                }
+            }
+            // The head's first-row cells: (0, 0) and (−1, 0) forward, (0, 0)
+            // and (1, 0) backward; the one behind is the opponent's.
+            let behind = (!forward).then(|| bit(0, 0));
+            let all = (0..=LENGTH).flat_map(|a| (0..ROWS).map(move |r| bit(a, r))).fold(0, |m, b| m | b);
+            let first_row = (0..=LENGTH).fold(0, |m, a| m | bit(a, 0));
+            Window { neighbours, head: bit(0, 1), behind, first_row, all }
+        }
+
+        /// Every stone on the third or fourth row the ladder escapes through.
+        fn escapes(&self) -> Vec<(Offset, Vec<Offset>, u32)> {
+            let mut out = Vec::new();
+            for ahead in 0..=LENGTH {
+                for row in 3..ROWS {
+                    let stone = bit(ahead, row);
+                    let mut carrier = self.all & !self.head & !stone & !self.behind.unwrap_or(0);
+                    if !self.holds_within(stone, carrier) {
+                        continue;
+                    }
+                    // Farthest cells first: what the proof can spare goes.
+                    for c in ones(carrier).collect::<Vec<_>>().into_iter().rev() {
+                        let smaller = carrier & !(1 << c);
+                        if self.holds_within(stone, smaller) {
+                            carrier = smaller;
+                        }
+                    }
+                    let cells: Vec<Offset> = ones(carrier).map(offset).collect();
+                    let need = (cells.len() as u32).div_ceil(2);
+                    out.push((Offset { ahead, row }, cells, need));
+                }
+            }
+            out.sort_by_key(|e| e.1.len());
+            out
+        }
+
+        fn holds_within(&self, stone: u32, carrier: u32) -> bool {
+            let mut game = Game { window: self, own: stone, carrier, memo: HashMap::new() };
+            game.holds(0, 0, true)
+        }
+
+        /// The cells of `stones` joined to the head through `stones`.
+        fn group(&self, stones: u32) -> u32 {
+            let mut reach = self.head;
+            loop {
+                let grown = ones(reach).fold(reach, |m, i| m | (self.neighbours[i as usize] & stones));
+                if grown == reach {
+                    return reach;
+                }
+                reach = grown;
+            }
+        }
+    }
+
+    /// A play-out of every line within `carrier`: the side holds the head and
+    /// `own`, the opponent moves first.
+    struct Game<'a> {
+        window: &'a Window,
+        own: u32,
+        carrier: u32,
+        memo: HashMap<(u32, u32, bool), bool>,
+    }
+
+    impl Game<'_> {
+        fn joined(&self, stones: u32) -> bool {
+            self.window.group(stones | self.window.head) & self.window.first_row != 0
+        }
+
+        fn holds(&mut self, side: u32, theirs: u32, opponent_moves: bool) -> bool {
+            if self.joined(self.own | side) {
+                return true;
+            }
+            let open = self.carrier & !side & !theirs;
+            if !self.joined(self.own | side | open) {
+                return false;
+            }
+            if let Some(&v) = self.memo.get(&(side, theirs, opponent_moves)) {
+                return v;
+            }
+            let v = if opponent_moves {
+                match self.must_play(side, open) {
+                    None => true,
+                    Some(replies) => ones(replies).all(|c| self.holds(side, theirs | 1 << c, false)),
+                }
+            } else {
+                let threat = ones(open).any(|c| self.joined(self.own | side | 1 << c));
+                threat
+                    || (side.count_ones() < MAX_STONES && ones(open).any(|c| self.holds(side | 1 << c, theirs, true)))
+            };
+            self.memo.insert((side, theirs, opponent_moves), v);
+            v
+        }
+    }
+
+    impl Game<'_> {
+        /// Where the opponent, to move, must play not to lose at once: within
+        /// every cell that joins the side (a threat) and every cell that makes
+        /// two threats together with them. `None` when that is nowhere.
+        fn must_play(&self, side: u32, open: u32) -> Option<u32> {
+            let mut must = open;
+            for c in ones(open) {
+                let with = self.own | side | 1 << c;
+                if self.joined(with) {
+                    must &= 1 << c;
+                } else {
+                    let threats =
+                        ones(open & !(1 << c)).filter(|&t| self.joined(with | 1 << t)).fold(0u32, |m, t| m | 1 << t);
+                    if threats.count_ones() >= 2 {
+                        must &= threats | 1 << c;
+                    }
+                }
+                if must == 0 {
+                    return None;
+                }
+            }
+            Some(must)
+        }
+    }
+
+    fn table(forward: bool) -> Vec<(Offset, Vec<Offset>, u32)> {
+        escapes(forward).iter().map(|e| (e.stone, e.carrier.to_vec(), e.need)).collect()
+    }
+
+    #[test]
+    #[ignore = "about a minute optimised: run to rebuild the tables"]
+    fn the_tables_are_what_the_proofs_give() {
+        for (forward, name) in [(true, "FORWARD"), (false, "BACKWARD")] {
+            let proved = Window::new(forward).escapes();
+            let cells =
+                |v: &[Offset]| v.iter().map(|o| format!("at({}, {})", o.ahead, o.row)).collect::<Vec<_>>().join(", ");
+            println!("static {name}: [Escape; {}] = [", proved.len());
+            for (stone, carrier, need) in &proved {
+                println!("    Escape {{ stone: {}, carrier: &[{}], need: {need} }},", cells(&[*stone]), cells(carrier));
+            }
+            println!("];");
+            assert_eq!(table(forward), proved);
+        }
+    }
+
+    #[test]
+    fn each_escape_holds_within_its_carrier_and_not_without_its_stone() {
+        for forward in [true, false] {
+            let w = Window::new(forward);
+            let bits = |v: &[Offset]| v.iter().fold(0u32, |m, o| m | bit(o.ahead, o.row));
+            for e in escapes(forward) {
+                let (stone, carrier) = (bits(&[e.stone]), bits(e.carrier));
+                assert!(w.holds_within(stone, carrier), "{e:?}");
+                assert!(!w.holds_within(0, carrier | stone), "{e:?} holds without its stone");
+            }
+        }
+    }
+
+    #[test]
+    fn without_a_stone_no_ladder_escapes() {
+        // Four columns of the window, the first row and the three above it.
+        let w = Window::new(true);
+        let near = (0..4).flat_map(|a| (0..ROWS).map(move |r| bit(a, r))).fold(0, |m, b| m | b);
+        assert!(!w.holds_within(0, near & !w.head));
+    }
+}
