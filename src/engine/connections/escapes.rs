@@ -42,7 +42,8 @@ const fn at(ahead: i32, row: i32) -> Offset {
     Offset { ahead, row }
 }
 
-// Proved by `generate` below, which rebuilds them.
+// The forward shapes are proved by `generate` below, which rebuilds them;
+// the backward ones are their mirror images, proved again by its tests.
 #[rustfmt::skip]
 static FORWARD: [Escape; 2] = [
     Escape { stone: at(3, 3), carrier: &[at(0, 0), at(1, 0), at(1, 1), at(1, 2), at(2, 0), at(2, 1), at(2, 2), at(3, 0), at(3, 1), at(3, 2), at(4, 0), at(4, 1), at(4, 2), at(4, 3), at(5, 0), at(5, 1), at(5, 2)], need: 9 },
@@ -50,7 +51,10 @@ static FORWARD: [Escape; 2] = [
 ];
 
 #[rustfmt::skip]
-static BACKWARD: [Escape; 0] = [];
+static BACKWARD: [Escape; 2] = [
+    Escape { stone: at(1, 3), carrier: &[at(0, 2), at(1, 0), at(1, 1), at(1, 2), at(2, 0), at(2, 1), at(2, 2), at(2, 3), at(3, 0), at(3, 1), at(3, 2), at(4, 0), at(4, 1), at(4, 2), at(5, 0), at(5, 1), at(6, 0)], need: 9 },
+    Escape { stone: at(2, 3), carrier: &[at(0, 2), at(1, 0), at(1, 1), at(1, 2), at(1, 3), at(2, 0), at(2, 1), at(2, 2), at(3, 0), at(3, 1), at(3, 2), at(4, 0), at(4, 1), at(4, 2), at(5, 0), at(5, 1), at(6, 0)], need: 9 },
+];
 
 #[cfg(test)]
 mod generate {
@@ -62,8 +66,11 @@ mod generate {
 
     use super::*;
 
-    /// The window's length along the ladder, counted from the head's column.
+    /// The window searched along the ladder, counted from the head's column.
     const LENGTH: i32 = 5;
+    /// The last column the bits can hold: a backward escape, the mirror of
+    /// a forward one, reaches one further on the first row.
+    const LAST: i32 = LENGTH + 1;
     /// The window's rows, the first row (0) included.
     const ROWS: i32 = 4;
     /// The most stones the side may add in the window: an escape that needs
@@ -71,7 +78,7 @@ mod generate {
     const MAX_STONES: u32 = 6;
 
     /// The window ahead of a head in one direction, its cells as bits of a
-    /// `u32` (`ahead * ROWS + row`).
+    /// `u32` (see `bit`).
     struct Window {
         neighbours: Vec<u32>,
         head: u32,
@@ -81,12 +88,13 @@ mod generate {
         all: u32,
     }
 
+    /// Columns from one behind the head's (`-1`) to `LAST`.
     fn bit(ahead: i32, row: i32) -> u32 {
-        1 << (ahead * ROWS + row)
+        1 << ((ahead + 1) * ROWS + row)
     }
 
     fn offset(index: u32) -> Offset {
-        Offset { ahead: index as i32 / ROWS, row: index as i32 % ROWS }
+        Offset { ahead: index as i32 / ROWS - 1, row: index as i32 % ROWS }
     }
 
     fn ones(mut set: u32) -> impl Iterator<Item = u32> {
@@ -105,26 +113,26 @@ mod generate {
             // (+1, +1), (−1, −1); walking the other way turns the diagonal.
             let diagonal = if forward { 1 } else { -1 };
             let steps = [(1, 0), (-1, 0), (0, 1), (0, -1), (diagonal, 1), (-diagonal, -1)];
-            let inside = |a: i32, r: i32| (0..=LENGTH).contains(&a) && (0..ROWS).contains(&r);
-            let mut neighbours = vec![0; ((LENGTH + 1) * ROWS) as usize];
-            for a in 0..=LENGTH {
+            let inside = |a: i32, r: i32| (-1..=LAST).contains(&a) && (0..ROWS).contains(&r);
+            let mut neighbours = vec![0; ((LAST + 2) * ROWS) as usize];
+            for a in -1..=LAST {
                 for r in 0..ROWS {
                     let near = steps
                         .iter()
                         .filter(|(da, dr)| inside(a + da, r + dr))
                         .fold(0, |m, (da, dr)| m | bit(a + da, r + dr));
-                    neighbours[(a * ROWS + r) as usize] = near;
+                    neighbours[bit(a, r).trailing_zeros() as usize] = near;
                 }
             }
             // The head's first-row cells: (0, 0) and (−1, 0) forward, (0, 0)
             // and (1, 0) backward; the one behind is the opponent's.
             let behind = (!forward).then(|| bit(0, 0));
-            let all = (0..=LENGTH).flat_map(|a| (0..ROWS).map(move |r| bit(a, r))).fold(0, |m, b| m | b);
-            let first_row = (0..=LENGTH).fold(0, |m, a| m | bit(a, 0));
+            let all = (0..ROWS).flat_map(|r| (0..=LENGTH).map(move |a| bit(a, r))).fold(0, |m, b| m | b);
+            let first_row = (-1..=LAST).fold(0, |m, a| m | bit(a, 0)) & !behind.unwrap_or(0);
             Window { neighbours, head: bit(0, 1), behind, first_row, all }
         }
 
-        /// Every stone on the third or fourth row the ladder escapes through.
+        /// Every stone on the fourth row the ladder escapes through.
         fn escapes(&self) -> Vec<(Offset, Vec<Offset>, u32)> {
             let mut out = Vec::new();
             for ahead in 0..=LENGTH {
@@ -233,6 +241,13 @@ mod generate {
         }
     }
 
+    /// A forward escape's cell seen by a ladder running the other way: the
+    /// board's reflection that keeps each row, (along, row) to (row − along,
+    /// row), shifted so that the head stays the head.
+    fn mirror(o: Offset) -> Offset {
+        Offset { ahead: o.ahead - o.row + 1, row: o.row }
+    }
+
     fn table(forward: bool) -> Vec<(Offset, Vec<Offset>, u32)> {
         escapes(forward).iter().map(|e| (e.stone, e.carrier.to_vec(), e.need)).collect()
     }
@@ -240,8 +255,15 @@ mod generate {
     #[test]
     #[ignore = "about a minute optimised: run to rebuild the tables"]
     fn the_tables_are_what_the_proofs_give() {
-        for (forward, name) in [(true, "FORWARD"), (false, "BACKWARD")] {
-            let proved = Window::new(forward).escapes();
+        let forward = Window::new(true).escapes();
+        let backward = forward.iter().map(|(stone, carrier, need)| {
+            (mirror(*stone), carrier.iter().map(|&c| mirror(c)).collect::<Vec<_>>(), *need)
+        });
+        let mut backward: Vec<_> = backward.collect();
+        for (_, carrier, _) in &mut backward {
+            carrier.sort_by_key(|o| (o.ahead, o.row));
+        }
+        for (proved, name) in [(forward, "FORWARD"), (backward, "BACKWARD")] {
             let cells =
                 |v: &[Offset]| v.iter().map(|o| format!("at({}, {})", o.ahead, o.row)).collect::<Vec<_>>().join(", ");
             println!("static {name}: [Escape; {}] = [", proved.len());
@@ -249,7 +271,7 @@ mod generate {
                 println!("    Escape {{ stone: {}, carrier: &[{}], need: {need} }},", cells(&[*stone]), cells(carrier));
             }
             println!("];");
-            assert_eq!(table(forward), proved);
+            assert_eq!(table(name == "FORWARD"), proved);
         }
     }
 

@@ -238,22 +238,28 @@ mod tests {
 
     #[test]
     fn a_ladder_into_a_fourth_row_stone_holds_against_every_defence() {
-        // 8×8: Blue's b7 on the second row from the bottom, its first-row
-        // cell behind taken by Red's a8, and Blue's e5 on the fourth row.
+        // 8×8, Blue's second-row stone with its first-row cell behind taken
+        // by Red and a fourth-row stone ahead: b7, a8, e5 for a ladder
+        // running right, and the board's mirror along the bottom row, g7,
+        // g8, f5, for one running left.
         let m = Masks::<u128>::new(8);
         let at = |q: usize, r: usize| 1u128 << (r * 8 + q);
-        let (blue, red) = (at(1, 6) | at(4, 4), at(0, 7));
-        let empty = m.board & !blue & !red;
-        let joined = [m.flood(m.top, blue), m.flood(m.bottom, blue)];
-        let ladders = second_row(8, Color::Blue, blue, empty, joined);
-        let l = ladders.iter().find(|l| l.start == 6 * 8 + 1 && l.edge == 1).expect("b7's ladder");
-        assert_eq!(l.carrier.count_ones(), 17);
-        let start = m.flood(1 << l.start, blue);
-        let mut local = Local { m, own: blue, start, carrier: l.carrier, edge_row: m.bottom, memo: HashMap::new() };
-        assert!(local.holds(0, 0, true));
-        // Without the fourth-row stone the ladder runs out.
-        let alone = second_row(8, Color::Blue, at(1, 6), empty | at(4, 4), [0, 0]);
-        assert!(!alone.iter().any(|l| l.start == 6 * 8 + 1 && l.edge == 1));
+        for (head, behind, escape) in [((1, 6), (0, 7), (4, 4)), ((6, 6), (6, 7), (5, 4))] {
+            let (blue, red) = (at(head.0, head.1) | at(escape.0, escape.1), at(behind.0, behind.1));
+            let empty = m.board & !blue & !red;
+            let joined = [m.flood(m.top, blue), m.flood(m.bottom, blue)];
+            let start = head.1 * 8 + head.0;
+            let ladders = second_row(8, Color::Blue, blue, empty, joined);
+            let l = ladders.iter().find(|l| l.start == start && l.edge == 1).expect("the ladder");
+            assert_eq!(l.carrier.count_ones(), 17);
+            let group = m.flood(1 << l.start, blue);
+            let mut local =
+                Local { m, own: blue, start: group, carrier: l.carrier, edge_row: m.bottom, memo: HashMap::new() };
+            assert!(local.holds(0, 0, true));
+            // Without the fourth-row stone the ladder runs out.
+            let alone = second_row(8, Color::Blue, at(head.0, head.1), empty | at(escape.0, escape.1), [0, 0]);
+            assert!(!alone.iter().any(|l| l.start == start && l.edge == 1));
+        }
     }
 
     impl Local {
