@@ -33,7 +33,7 @@ SHARED_BUDGET=${SHARED_BUDGET:-136000}
 # 158,000 when the move's search began to keep off the moves the solver
 # proved to lose (about 2.5 KB: the solver's root moves and the turned
 # prover, again once per width).
-WORKER_BUDGET=${WORKER_BUDGET:-161000}
+WORKER_BUDGET=${WORKER_BUDGET:-163000}
 
 if [ -z "${SKIP_BUILD:-}" ]; then
   scripts/build-engine-worker.sh --release

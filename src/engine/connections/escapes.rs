@@ -16,8 +16,8 @@
 /// ladder's direction, `row` rows from the edge (0 the first row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Offset {
-    pub ahead: i32,
-    pub row: i32,
+    pub ahead: i8,
+    pub row: i8,
 }
 
 /// A stone of the side at `stone` lets the ladder escape, whatever the
@@ -38,7 +38,7 @@ pub(super) fn escapes(forward: bool) -> &'static [Escape] {
     if forward { &FORWARD } else { &BACKWARD }
 }
 
-const fn at(ahead: i32, row: i32) -> Offset {
+const fn at(ahead: i8, row: i8) -> Offset {
     Offset { ahead, row }
 }
 
@@ -94,7 +94,7 @@ mod generate {
     }
 
     fn offset(index: u32) -> Offset {
-        Offset { ahead: index as i32 / ROWS - 1, row: index as i32 % ROWS }
+        Offset { ahead: (index as i32 / ROWS - 1) as i8, row: (index as i32 % ROWS) as i8 }
     }
 
     fn ones(mut set: u32) -> impl Iterator<Item = u32> {
@@ -151,7 +151,7 @@ mod generate {
                     }
                     let cells: Vec<Offset> = ones(carrier).map(offset).collect();
                     let need = (cells.len() as u32).div_ceil(2);
-                    out.push((Offset { ahead, row }, cells, need));
+                    out.push((Offset { ahead: ahead as i8, row: row as i8 }, cells, need));
                 }
             }
             out.sort_by_key(|e| e.1.len());
@@ -279,7 +279,7 @@ mod generate {
     fn each_escape_holds_within_its_carrier_and_not_without_its_stone() {
         for forward in [true, false] {
             let w = Window::new(forward);
-            let bits = |v: &[Offset]| v.iter().fold(0u32, |m, o| m | bit(o.ahead, o.row));
+            let bits = |v: &[Offset]| v.iter().fold(0u32, |m, o| m | bit(o.ahead.into(), o.row.into()));
             for e in escapes(forward) {
                 let (stone, carrier) = (bits(&[e.stone]), bits(e.carrier));
                 assert!(w.holds_within(stone, carrier), "{e:?}");

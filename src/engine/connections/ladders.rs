@@ -124,7 +124,7 @@ fn walk<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B, joined: 
 /// The cells of the first escape (`escapes`) open to a ladder whose head
 /// stands at `along` on the second row, and the stones it needs.
 fn escape_at<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B) -> Option<(B, u32)> {
-    let at = |o: Offset| frame.cell(along + step * o.ahead, o.row);
+    let at = |o: Offset| frame.cell(along + step * i32::from(o.ahead), i32::from(o.row));
     escapes(step > 0).iter().find_map(|e| {
         own.has(at(e.stone)?).then_some(())?;
         let window =
