@@ -56,6 +56,33 @@ static BACKWARD: [Escape; 2] = [
     Escape { stone: at(2, 3), carrier: &[at(0, 2), at(1, 0), at(1, 1), at(1, 2), at(1, 3), at(2, 0), at(2, 1), at(2, 2), at(3, 0), at(3, 1), at(3, 2), at(4, 0), at(4, 1), at(4, 2), at(5, 0), at(5, 1), at(6, 0)], need: 9 },
 ];
 
+/// Where the opponent, to move, must play not to lose at once, in the
+/// tests' brute-force proofs of connections: a cell of `open` that joins the
+/// side by itself must be taken, and a cell after which two cells would
+/// join it must be met within those three. `joins(cells)` says whether the
+/// side's stones with `cells` added are joined. `None` when no cell meets
+/// them all: the side wins.
+#[cfg(test)]
+pub(super) fn must_play<B: crate::engine::bits::Bits>(open: B, joins: impl Fn(B) -> bool) -> Option<B> {
+    let mut must = open;
+    for c in open.ones() {
+        let cell = B::single(c);
+        if joins(cell) {
+            must = must & cell;
+        } else {
+            let threats = (open & !cell).ones().filter(|&t| joins(cell | B::single(t)));
+            let threats = threats.fold(B::zero(), |m, t| m | B::single(t));
+            if threats.count() >= 2 {
+                must = must & (threats | cell);
+            }
+        }
+        if must.is_zero() {
+            return None;
+        }
+    }
+    Some(must)
+}
+
 #[cfg(test)]
 mod generate {
     //! How the tables above are proved. Rebuild them (about a minute):
@@ -65,6 +92,7 @@ mod generate {
     use std::collections::HashMap;
 
     use super::*;
+    use crate::engine::bits::Bits;
 
     /// The window searched along the ladder, counted from the head's column.
     const LENGTH: i32 = 5;
@@ -78,33 +106,23 @@ mod generate {
     const MAX_STONES: u32 = 6;
 
     /// The window ahead of a head in one direction, its cells as bits of a
-    /// `u32` (see `bit`).
+    /// `u64` (see `bit`).
     struct Window {
-        neighbours: Vec<u32>,
-        head: u32,
+        neighbours: Vec<u64>,
+        head: u64,
         /// The first-row cell behind the head, which the opponent holds.
-        behind: Option<u32>,
-        first_row: u32,
-        all: u32,
+        behind: Option<u64>,
+        first_row: u64,
+        all: u64,
     }
 
     /// Columns from one behind the head's (`-1`) to `LAST`.
-    fn bit(ahead: i32, row: i32) -> u32 {
+    fn bit(ahead: i32, row: i32) -> u64 {
         1 << ((ahead + 1) * ROWS + row)
     }
 
-    fn offset(index: u32) -> Offset {
+    fn offset(index: usize) -> Offset {
         Offset { ahead: (index as i32 / ROWS - 1) as i8, row: (index as i32 % ROWS) as i8 }
-    }
-
-    fn ones(mut set: u32) -> impl Iterator<Item = u32> {
-        std::iter::from_fn(move || {
-            (set != 0).then(|| {
-                let i = set.trailing_zeros();
-                set &= set - 1;
-                i
-            })
-        })
     }
 
     impl Window {
@@ -143,13 +161,13 @@ mod generate {
                         continue;
                     }
                     // Farthest cells first: what the proof can spare goes.
-                    for c in ones(carrier).collect::<Vec<_>>().into_iter().rev() {
-                        let smaller = carrier & !(1 << c);
+                    for c in carrier.ones().collect::<Vec<_>>().into_iter().rev() {
+                        let smaller = carrier & !(1u64 << c);
                         if self.holds_within(stone, smaller) {
                             carrier = smaller;
                         }
                     }
-                    let cells: Vec<Offset> = ones(carrier).map(offset).collect();
+                    let cells: Vec<Offset> = carrier.ones().map(offset).collect();
                     let need = (cells.len() as u32).div_ceil(2);
                     out.push((Offset { ahead: ahead as i8, row: row as i8 }, cells, need));
                 }
@@ -158,16 +176,16 @@ mod generate {
             out
         }
 
-        fn holds_within(&self, stone: u32, carrier: u32) -> bool {
+        fn holds_within(&self, stone: u64, carrier: u64) -> bool {
             let mut game = Game { window: self, own: stone, carrier, memo: HashMap::new() };
             game.holds(0, 0, true)
         }
 
         /// The cells of `stones` joined to the head through `stones`.
-        fn group(&self, stones: u32) -> u32 {
+        fn group(&self, stones: u64) -> u64 {
             let mut reach = self.head;
             loop {
-                let grown = ones(reach).fold(reach, |m, i| m | (self.neighbours[i as usize] & stones));
+                let grown = reach.ones().fold(reach, |m, i| m | (self.neighbours[i] & stones));
                 if grown == reach {
                     return reach;
                 }
@@ -180,17 +198,17 @@ mod generate {
     /// `own`, the opponent moves first.
     struct Game<'a> {
         window: &'a Window,
-        own: u32,
-        carrier: u32,
-        memo: HashMap<(u32, u32, bool), bool>,
+        own: u64,
+        carrier: u64,
+        memo: HashMap<(u64, u64, bool), bool>,
     }
 
     impl Game<'_> {
-        fn joined(&self, stones: u32) -> bool {
+        fn joined(&self, stones: u64) -> bool {
             self.window.group(stones | self.window.head) & self.window.first_row != 0
         }
 
-        fn holds(&mut self, side: u32, theirs: u32, opponent_moves: bool) -> bool {
+        fn holds(&mut self, side: u64, theirs: u64, opponent_moves: bool) -> bool {
             if self.joined(self.own | side) {
                 return true;
             }
@@ -202,42 +220,18 @@ mod generate {
                 return v;
             }
             let v = if opponent_moves {
-                match self.must_play(side, open) {
+                match must_play(open, |extra: u64| self.joined(self.own | side | extra)) {
                     None => true,
-                    Some(replies) => ones(replies).all(|c| self.holds(side, theirs | 1 << c, false)),
+                    Some(replies) => replies.ones().all(|c| self.holds(side, theirs | 1u64 << c, false)),
                 }
             } else {
-                let threat = ones(open).any(|c| self.joined(self.own | side | 1 << c));
+                let threat = open.ones().any(|c| self.joined(self.own | side | 1u64 << c));
                 threat
-                    || (side.count_ones() < MAX_STONES && ones(open).any(|c| self.holds(side | 1 << c, theirs, true)))
+                    || (side.count_ones() < MAX_STONES
+                        && open.ones().any(|c| self.holds(side | 1u64 << c, theirs, true)))
             };
             self.memo.insert((side, theirs, opponent_moves), v);
             v
-        }
-    }
-
-    impl Game<'_> {
-        /// Where the opponent, to move, must play not to lose at once: within
-        /// every cell that joins the side (a threat) and every cell that makes
-        /// two threats together with them. `None` when that is nowhere.
-        fn must_play(&self, side: u32, open: u32) -> Option<u32> {
-            let mut must = open;
-            for c in ones(open) {
-                let with = self.own | side | 1 << c;
-                if self.joined(with) {
-                    must &= 1 << c;
-                } else {
-                    let threats =
-                        ones(open & !(1 << c)).filter(|&t| self.joined(with | 1 << t)).fold(0u32, |m, t| m | 1 << t);
-                    if threats.count_ones() >= 2 {
-                        must &= threats | 1 << c;
-                    }
-                }
-                if must == 0 {
-                    return None;
-                }
-            }
-            Some(must)
         }
     }
 
@@ -279,7 +273,7 @@ mod generate {
     fn each_escape_holds_within_its_carrier_and_not_without_its_stone() {
         for forward in [true, false] {
             let w = Window::new(forward);
-            let bits = |v: &[Offset]| v.iter().fold(0u32, |m, o| m | bit(o.ahead.into(), o.row.into()));
+            let bits = |v: &[Offset]| v.iter().fold(0u64, |m, o| m | bit(o.ahead.into(), o.row.into()));
             for e in escapes(forward) {
                 let (stone, carrier) = (bits(&[e.stone]), bits(e.carrier));
                 assert!(w.holds_within(stone, carrier), "{e:?}");

@@ -137,6 +137,7 @@ fn escape_at<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B) -> 
 mod tests {
     use std::collections::HashMap;
 
+    use super::super::escapes::must_play;
     use super::*;
     use crate::engine::Record;
     use crate::engine::bits::Masks;
@@ -224,7 +225,7 @@ mod tests {
                 return v;
             }
             let v = if opponent_moves {
-                match self.must_play(side, open) {
+                match must_play(open, |extra: u128| self.joined(self.own | side | extra)) {
                     None => true,
                     Some(replies) => replies.ones().all(|c| self.holds(side, theirs | 1 << c, false)),
                 }
@@ -259,31 +260,6 @@ mod tests {
             // Without the fourth-row stone the ladder runs out.
             let alone = second_row(8, Color::Blue, at(head.0, head.1), empty | at(escape.0, escape.1), [0, 0]);
             assert!(!alone.iter().any(|l| l.start == start && l.edge == 1));
-        }
-    }
-
-    impl Local {
-        /// Where the opponent, to move, must play not to lose at once:
-        /// within every cell that joins the side and every cell that makes
-        /// two such cells with its own; `None` when that is nowhere.
-        fn must_play(&self, side: u128, open: u128) -> Option<u128> {
-            let mut must = open;
-            for c in open.ones() {
-                let with = self.own | side | 1 << c;
-                if self.joined(with) {
-                    must &= 1 << c;
-                } else {
-                    let threats = (open & !(1 << c)).ones().filter(|&t| self.joined(with | 1 << t));
-                    let threats = threats.fold(0u128, |m, t| m | 1 << t);
-                    if threats.count_ones() >= 2 {
-                        must &= threats | 1 << c;
-                    }
-                }
-                if must == 0 {
-                    return None;
-                }
-            }
-            Some(must)
         }
     }
 
