@@ -137,7 +137,6 @@ fn escape_at<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B) -> 
 mod tests {
     use std::collections::HashMap;
 
-    use super::super::escapes::must_play;
     use super::*;
     use crate::engine::Record;
     use crate::engine::bits::Masks;
@@ -225,10 +224,7 @@ mod tests {
                 return v;
             }
             let v = if opponent_moves {
-                match must_play(open, |extra: u128| self.joined(self.own | side | extra)) {
-                    None => true,
-                    Some(replies) => replies.ones().all(|c| self.holds(side, theirs | 1 << c, false)),
-                }
+                open.ones().all(|c| self.holds(side, theirs | 1 << c, false))
             } else {
                 open.ones().any(|c| self.holds(side | 1 << c, theirs, true))
             };
@@ -263,6 +259,9 @@ mod tests {
         }
     }
 
+    /// The largest carrier the property test plays out in full.
+    const MOST_CELLS_PLAYED_OUT: u32 = 16;
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
 
@@ -284,6 +283,12 @@ mod tests {
             for l in second_row(n, colour, own, empty, joined) {
                 proptest::prop_assert!(l.carrier & !empty == 0, "{:?} claims a taken cell", l);
                 proptest::prop_assert!(l.carrier & (1 << l.start) == 0);
+                // A ladder into a fourth-row escape (17 cells and more) can
+                // take minutes to play out in full: the escapes are proved
+                // in `escapes`, and on an open board above.
+                if l.carrier.count_ones() > MOST_CELLS_PLAYED_OUT {
+                    continue;
+                }
                 let edge_row = if l.edge == 0 { first } else { second };
                 let start = m.flood(1 << l.start, own | 1 << l.start);
                 let mut local = Local { m, own, start, carrier: l.carrier, edge_row, memo: HashMap::new() };
