@@ -75,7 +75,7 @@ step "the engine in WebAssembly (Node) answers as natively"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test engine_wasm 2>&1 | tee -a "$log"
 
-step "solver proofs and ladder escapes (optimised build: too slow unoptimised)"
+step "solver proofs and the ladder property test (optimised build: too slow unoptimised)"
 cargo test --release --lib -- engine::solver engine::bench engine::search::tests::losing_ engine::search::level::tests::small_boards_ \
   engine::search::level::tests::the_top_level_does_not_play \
   engine::search::bounded::tests::a_refuted_ engine::search::endgame::tests::a_choice_the_solver_refutes \
