@@ -56,43 +56,15 @@ static BACKWARD: [Escape; 2] = [
     Escape { stone: at(2, 3), carrier: &[at(0, 2), at(1, 0), at(1, 1), at(1, 2), at(1, 3), at(2, 0), at(2, 1), at(2, 2), at(3, 0), at(3, 1), at(3, 2), at(4, 0), at(4, 1), at(4, 2), at(5, 0), at(5, 1), at(6, 0)], need: 9 },
 ];
 
-/// Where the opponent, to move, must play not to lose at once, in the
-/// tests' brute-force proofs of connections: a cell of `open` that joins the
-/// side by itself must be taken, and a cell after which two cells would
-/// join it must be met within those three. `joins(cells)` says whether the
-/// side's stones with `cells` added are joined. `None` when no cell meets
-/// them all: the side wins.
-#[cfg(test)]
-pub(super) fn must_play<B: crate::engine::bits::Bits>(open: B, joins: impl Fn(B) -> bool) -> Option<B> {
-    let mut must = open;
-    for c in open.ones() {
-        let cell = B::single(c);
-        if joins(cell) {
-            must = must & cell;
-        } else {
-            let threats = (open & !cell).ones().filter(|&t| joins(cell | B::single(t)));
-            let threats = threats.fold(B::zero(), |m, t| m | B::single(t));
-            if threats.count() >= 2 {
-                must = must & (threats | cell);
-            }
-        }
-        if must.is_zero() {
-            return None;
-        }
-    }
-    Some(must)
-}
-
 #[cfg(test)]
 mod generate {
     //! How the tables above are proved. Rebuild them (about a minute):
     //!
     //!     cargo test --release --lib connections::escapes -- --ignored --nocapture
 
-    use std::collections::HashMap;
-
     use super::*;
     use crate::engine::bits::Bits;
+    use crate::engine::connections::playout::{Playout, Replies};
 
     /// The window searched along the ladder, counted from the head's column.
     const LENGTH: i32 = 5;
@@ -177,8 +149,8 @@ mod generate {
         }
 
         fn holds_within(&self, stone: u64, carrier: u64) -> bool {
-            let mut game = Game { window: self, own: stone, carrier, memo: HashMap::new() };
-            game.holds(0, 0, true)
+            let joined = |stones: u64| self.group(stones | self.head) & self.first_row != 0;
+            Playout::new(joined, stone, carrier, Replies::Forced, MAX_STONES).holds()
         }
 
         /// The cells of `stones` joined to the head through `stones`.
@@ -191,47 +163,6 @@ mod generate {
                 }
                 reach = grown;
             }
-        }
-    }
-
-    /// A play-out of every line within `carrier`: the side holds the head and
-    /// `own`, the opponent moves first.
-    struct Game<'a> {
-        window: &'a Window,
-        own: u64,
-        carrier: u64,
-        memo: HashMap<(u64, u64, bool), bool>,
-    }
-
-    impl Game<'_> {
-        fn joined(&self, stones: u64) -> bool {
-            self.window.group(stones | self.window.head) & self.window.first_row != 0
-        }
-
-        fn holds(&mut self, side: u64, theirs: u64, opponent_moves: bool) -> bool {
-            if self.joined(self.own | side) {
-                return true;
-            }
-            let open = self.carrier & !side & !theirs;
-            if !self.joined(self.own | side | open) {
-                return false;
-            }
-            if let Some(&v) = self.memo.get(&(side, theirs, opponent_moves)) {
-                return v;
-            }
-            let v = if opponent_moves {
-                match must_play(open, |extra: u64| self.joined(self.own | side | extra)) {
-                    None => true,
-                    Some(replies) => replies.ones().all(|c| self.holds(side, theirs | 1u64 << c, false)),
-                }
-            } else {
-                let threat = open.ones().any(|c| self.joined(self.own | side | 1u64 << c));
-                threat
-                    || (side.count_ones() < MAX_STONES
-                        && open.ones().any(|c| self.holds(side | 1u64 << c, theirs, true)))
-            };
-            self.memo.insert((side, theirs, opponent_moves), v);
-            v
         }
     }
 

@@ -135,12 +135,11 @@ fn escape_at<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B) -> 
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-
     use super::*;
     use crate::engine::Record;
     use crate::engine::bits::Masks;
     use crate::engine::connections::ListLimits;
+    use crate::engine::connections::playout::{Playout, Replies};
     use crate::engine::small_boards::random_stones;
     use crate::engine::solver::{Knowledge, Known};
     use crate::engine::stones::Stones;
@@ -195,42 +194,11 @@ mod tests {
         assert!(!ladders.iter().any(|l| l.start == 5 * 7 + 1 && l.edge == 1));
     }
 
-    /// Whether `start` (taken as the side's) still reaches the edge row
-    /// `edge_row` through the side's stones and `side`, whatever the
-    /// opponent (to move when `opponent_moves`) plays in `carrier`.
-    struct Local {
-        m: Masks<u128>,
-        own: u128,
-        start: u128,
-        carrier: u128,
-        edge_row: u128,
-        memo: HashMap<(u128, u128, bool), bool>,
-    }
-
-    impl Local {
-        fn joined(&self, stones: u128) -> bool {
-            self.m.flood(self.start, stones | self.start) & self.edge_row != 0
-        }
-
-        fn holds(&mut self, side: u128, theirs: u128, opponent_moves: bool) -> bool {
-            if self.joined(self.own | side) {
-                return true;
-            }
-            let open = self.carrier & !side & !theirs;
-            if !self.joined(self.own | side | open) {
-                return false;
-            }
-            if let Some(&v) = self.memo.get(&(side, theirs, opponent_moves)) {
-                return v;
-            }
-            let v = if opponent_moves {
-                open.ones().all(|c| self.holds(side, theirs | 1 << c, false))
-            } else {
-                open.ones().any(|c| self.holds(side | 1 << c, theirs, true))
-            };
-            self.memo.insert((side, theirs, opponent_moves), v);
-            v
-        }
+    /// Whether the side's `start` group still reaches `edge_row` through
+    /// its stones `own`, whatever the opponent (to move) plays in `carrier`.
+    fn holds(m: Masks<u128>, own: u128, start: u128, carrier: u128, edge_row: u128) -> bool {
+        let joined = |stones: u128| m.flood(start, stones | start) & edge_row != 0;
+        Playout::new(joined, own, carrier, Replies::Every, u32::MAX).holds()
     }
 
     #[test]
@@ -250,9 +218,7 @@ mod tests {
             let l = ladders.iter().find(|l| l.start == start && l.edge == 1).expect("the ladder");
             assert_eq!(l.carrier.count_ones(), 17);
             let group = m.flood(1 << l.start, blue);
-            let mut local =
-                Local { m, own: blue, start: group, carrier: l.carrier, edge_row: m.bottom, memo: HashMap::new() };
-            assert!(local.holds(0, 0, true));
+            assert!(holds(m, blue, group, l.carrier, m.bottom));
             // Without the fourth-row stone the ladder runs out.
             let alone = second_row(8, Color::Blue, at(head.0, head.1), empty | at(escape.0, escape.1), [0, 0]);
             assert!(!alone.iter().any(|l| l.start == start && l.edge == 1));
@@ -291,8 +257,7 @@ mod tests {
                 }
                 let edge_row = if l.edge == 0 { first } else { second };
                 let start = m.flood(1 << l.start, own | 1 << l.start);
-                let mut local = Local { m, own, start, carrier: l.carrier, edge_row, memo: HashMap::new() };
-                proptest::prop_assert!(local.holds(0, 0, true), "{:?} for {:?} does not hold", l, colour);
+                proptest::prop_assert!(holds(m, own, start, l.carrier, edge_row), "{:?} for {:?} does not hold", l, colour);
             }
         }
     }

@@ -18,6 +18,8 @@ mod all_ends;
 mod escapes;
 mod group_only;
 mod ladders;
+#[cfg(test)]
+mod playout;
 
 pub use self::all_ends::AllEnds;
 pub use self::group_only::GroupOnly;
