@@ -103,24 +103,37 @@ pub struct ListLimits {
     /// far more positions, at a higher cost a search (docs/benchmarks.md
     /// has both).
     pub all_ends: bool,
+    /// With [`AllEnds`], let AND and OR combine connections that share
+    /// cells of an end's captured set (a second-row cell's two first-row
+    /// cells, for one): more positions decided, at about three times the
+    /// cost a search, so not yet the default (docs/benchmarks.md).
+    pub captured: bool,
 }
 
 impl Default for ListLimits {
     fn default() -> Self {
-        ListLimits { full: 6, semi: 10, edge_semi: 24, all_ends: true }
+        ListLimits { full: 6, semi: 10, edge_semi: 24, all_ends: true, captured: false }
     }
 }
 
 impl ListLimits {
     /// Reads `FULL:SEMI:EDGE_SEMI`, three counts from 1 to 1000 for the
-    /// group-only search with those lists, or `all` for [`AllEnds`].
+    /// group-only search with those lists, `all` for [`AllEnds`], or
+    /// `all+captured` for it with captured sets.
     pub fn parse(text: &str) -> Option<ListLimits> {
-        if text == "all" {
-            return Some(ListLimits { all_ends: true, ..ListLimits::default() });
+        match text {
+            "all" => return Some(ListLimits { all_ends: true, captured: false, ..ListLimits::default() }),
+            "all+captured" => return Some(ListLimits { all_ends: true, captured: true, ..ListLimits::default() }),
+            _ => {}
         }
         let mut parts = text.split(':').map(|v| v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n)));
-        let limits =
-            ListLimits { full: parts.next()??, semi: parts.next()??, edge_semi: parts.next()??, all_ends: false };
+        let limits = ListLimits {
+            full: parts.next()??,
+            semi: parts.next()??,
+            edge_semi: parts.next()??,
+            all_ends: false,
+            captured: false,
+        };
         parts.next().is_none().then_some(limits)
     }
 }
@@ -194,7 +207,7 @@ impl<B: Bits> Connections<B> {
     /// H-search for an `n`×`n` board, as `limits` asks.
     pub fn with_limits(n: u8, limits: ListLimits) -> Connections<B> {
         if limits.all_ends {
-            Connections::AllEnds(Box::new(AllEnds::new(n)))
+            Connections::AllEnds(Box::new(AllEnds::new(n, limits.captured)))
         } else {
             Connections::GroupOnly(Box::new(GroupOnly::new(n, limits)))
         }

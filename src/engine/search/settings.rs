@@ -108,7 +108,7 @@ fn near(value: &str) -> Option<Option<NearFactors>> {
     Some(Some(NearFactors { adjacent: factor(adjacent)?, two: factor(two)? }))
 }
 
-const LISTS: &str = "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000, or all";
+const LISTS: &str = "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000, all, or all+captured";
 
 /// `base` with every `name=value` of `spec` (joined by commas; `-` or
 /// nothing: no change) applied in order.
@@ -129,8 +129,11 @@ mod tests {
     fn settings_change_only_what_they_name() {
         let base = SearchConfig::default();
         let c = parse("exploration=0.2, rave_prior=8,near=3:1.5,lists=12:20:48", base).unwrap();
-        assert_eq!(c.lists, ListLimits { full: 12, semi: 20, edge_semi: 48, all_ends: false });
+        assert_eq!(c.lists, ListLimits { full: 12, semi: 20, edge_semi: 48, all_ends: false, captured: false });
         assert!(parse("lists=all", base).unwrap().lists.all_ends);
+        let captured = parse("lists=all+captured", base).unwrap().lists;
+        assert!(captured.all_ends && captured.captured);
+        assert!(!parse("lists=all", base).unwrap().lists.captured);
         assert_eq!(c.exploration, 0.2);
         assert_eq!(c.rave_prior, 8.0);
         assert_eq!(c.near, Some(NearFactors { adjacent: 3.0, two: 1.5 }));

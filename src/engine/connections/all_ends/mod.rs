@@ -20,6 +20,7 @@
 //!   one full connection that avoids it if the semis that avoid it share
 //!   no cell.
 
+mod captured;
 mod rules;
 #[cfg(test)]
 mod tests;
@@ -125,6 +126,10 @@ pub struct AllEnds<B: Bits> {
     end_cell: Vec<u16>,
     /// Each end's own cell as a set (empty for groups).
     end_bit: Vec<B>,
+    /// Each empty end's captured set (see `captured`), empty for groups.
+    captured: Vec<B>,
+    /// Whether AND and OR may overlap in captured sets (`captured`).
+    captured_sets: bool,
     lists: Vec<Lists<B>>,
     touched: Vec<usize>,
     /// For each end, the ends it has a full connection with.
@@ -143,7 +148,9 @@ pub struct AllEnds<B: Bits> {
 }
 
 impl<B: Bits> AllEnds<B> {
-    pub fn new(n: u8) -> AllEnds<B> {
+    /// The search for an `n`×`n` board; with `captured_sets`, AND and OR
+    /// also combine connections that share cells of captured sets.
+    pub fn new(n: u8, captured_sets: bool) -> AllEnds<B> {
         let max_ends = n as usize * n as usize + 2;
         AllEnds {
             masks: Masks::new(n),
@@ -153,6 +160,8 @@ impl<B: Bits> AllEnds<B> {
             empty: B::zero(),
             end_cell: Vec::new(),
             end_bit: Vec::new(),
+            captured: Vec::new(),
+            captured_sets,
             lists: vec![Lists::default(); max_ends * (max_ends - 1) / 2],
             touched: Vec::new(),
             partners: vec![Vec::new(); max_ends],
@@ -184,6 +193,11 @@ impl<B: Bits> AllEnds<B> {
             group_stones.push(g);
         }
         self.reset(&group_stones, empty);
+        if self.captured_sets {
+            for e in self.groups..self.ends {
+                self.captured[e] = captured::captured_set(&m, colour, own, empty, self.end_cell[e] as usize);
+            }
+        }
         // Adjacency: a group to the empty cells it touches (an edge to its
         // row too), and an empty cell to its empty neighbours.
         let mut cell_end = vec![u16::MAX; m.size as usize * m.size as usize];
@@ -280,6 +294,7 @@ impl<B: Bits> AllEnds<B> {
         self.empty = empty;
         self.end_cell.clear();
         self.end_bit.clear();
+        self.captured.clear();
         for _ in 0..self.groups {
             self.end_cell.push(u16::MAX);
             self.end_bit.push(B::zero());
@@ -288,6 +303,7 @@ impl<B: Bits> AllEnds<B> {
             self.end_cell.push(i as u16);
             self.end_bit.push(B::single(i));
         }
+        self.captured.resize(self.end_cell.len(), B::zero());
         self.ends = self.end_cell.len();
         debug_assert!(self.ends <= self.max_ends);
     }

@@ -75,7 +75,9 @@ impl<B: Bits> AllEnds<B> {
         if edges && self.stop_at_semi {
             self.done = true;
         }
-        if !l.or_queued && l.semi_shared.is_zero() {
+        let captured = self.captured[x as usize] | self.captured[y as usize];
+        let l = &mut self.lists[p];
+        if !l.or_queued && (l.semi_shared & !captured).is_zero() {
             l.or_queued = true;
             self.or_queue.push((x, y));
         }
@@ -112,20 +114,31 @@ impl<B: Bits> AllEnds<B> {
                     continue;
                 }
                 let zw = self.pair(z, w);
-                if !(self.lists[zw].processed_shared & (f.carrier | o_bit)).is_zero() {
+                // The two may share cells of the captured sets of the ends
+                // and of the middle cell, where an intrusion is answered
+                // in place (the middle is the semi's key, played first).
+                let sets = [self.captured[o as usize], self.captured[w as usize], self.captured[z as usize]];
+                let answered = sets[0] | sets[1] | sets[2];
+                if !(self.lists[zw].processed_shared & !answered & (f.carrier | o_bit)).is_zero() {
                     continue;
                 }
                 let mut j = 0;
                 while j < self.lists[zw].fulls.len() {
                     let g = self.lists[zw].fulls[j];
                     j += 1;
-                    if !g.processed || !(g.carrier & (f.carrier | o_bit)).is_zero() {
+                    let shared = g.carrier & f.carrier;
+                    if !g.processed || !(g.carrier & o_bit).is_zero() || !(shared & !answered).is_zero() {
                         continue;
                     }
+                    let (mut carrier, mut need) = (carrier | g.carrier, need + g.need);
+                    for set in sets.into_iter().filter(|set| !(*set & shared).is_zero()) {
+                        carrier = carrier | set;
+                        need += 1;
+                    }
                     if through_empty {
-                        self.add_semi(o, w, carrier | g.carrier, self.end_cell[z as usize], need + g.need);
+                        self.add_semi(o, w, carrier, self.end_cell[z as usize], need);
                     } else {
-                        self.add_full(o, w, carrier | g.carrier, need + g.need);
+                        self.add_full(o, w, carrier, need);
                     }
                     if self.done {
                         return;
@@ -136,10 +149,13 @@ impl<B: Bits> AllEnds<B> {
     }
 
     /// OR: for each cell every full connection of the pair needs, a full
-    /// connection that avoids it, from the semis that avoid it.
+    /// connection that avoids it, from the semis that avoid it. The semis
+    /// may all share cells of an end's captured set, which the full
+    /// connection then holds too: an intrusion there is answered there.
     pub(super) fn or_semis(&mut self, x: u16, y: u16) {
         let p = self.pair(x, y);
         self.lists[p].or_queued = false;
+        let sets = [self.captured[x as usize], self.captured[y as usize]];
         let l = &self.lists[p];
         let mut cands = self.masks.board & l.full_shared;
         // A new full connection must use a new semi: cells every new semi
@@ -152,8 +168,12 @@ impl<B: Bits> AllEnds<B> {
         found.clear();
         semis.extend(l.semis.iter().map(|s| (s.carrier, s.need)));
         while let Some(a) = cands.lowest() {
+            // A set holding `a` cannot answer there: the connection must
+            // avoid `a` altogether.
+            let usable = sets.map(|set| if set.has(a) { B::zero() } else { set });
+            let answered = usable[0] | usable[1];
             let apart = semis.iter().filter(|s| !s.0.has(a)).fold(self.masks.board, |acc, s| acc & s.0);
-            if !apart.is_zero() {
+            if !(apart & !answered).is_zero() {
                 cands = cands & !B::single(a);
                 continue;
             }
@@ -169,9 +189,15 @@ impl<B: Bits> AllEnds<B> {
                 shared = shared & s.0;
                 union = union | s.0;
                 need = need.max(s.1);
-                if shared.is_zero() {
+                if (shared & !answered).is_zero() {
                     break;
                 }
+            }
+            // Each set still needed is held whole, and its answer costs a
+            // stone.
+            for set in usable.into_iter().filter(|set| !(*set & shared).is_zero()) {
+                union = union | set;
+                need += 1;
             }
             found.push((union, need));
             cands = cands & union;

@@ -13,7 +13,7 @@ fn both(text: &str, colour: Color) -> (EdgeLink<u128>, EdgeLink<u128>) {
     let lists = ListLimits { all_ends: false, ..ListLimits::default() };
     (
         GroupOnly::new(n, lists).edge_link(colour, own, empty, false),
-        AllEnds::new(n).edge_link(colour, own, empty, false),
+        AllEnds::new(n, false).edge_link(colour, own, empty, false),
     )
 }
 
@@ -42,7 +42,7 @@ fn a_ladder_escape_through_empty_cells_is_seen() {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
 
     /// Against every line on 3×3 to 5×5: a full connection wins with
     /// the opponent to move, a semi one once its key is played, and an
@@ -61,12 +61,14 @@ proptest::proptest! {
         }
         let colour = if colour_red { Color::Red } else { Color::Blue };
         let mut memo = Memo::new();
-        let link = AllEnds::<u128>::new(n).edge_link(colour, s.of(colour), empty, false);
+        // With captured sets and without: each must hold.
+        for captured in [false, true] {
+        let link = AllEnds::<u128>::new(n, captured).edge_link(colour, s.of(colour), empty, false);
         let mut theirs = s;
         theirs.to_move = colour.opponent();
         match link {
             EdgeLink::Full { .. } => {
-                proptest::prop_assert!(!mover_wins(theirs, &m, &mut memo), "full for {:?}", colour);
+                proptest::prop_assert!(!mover_wins(theirs, &m, &mut memo), "full for {:?}, captured {}", colour, captured);
             }
             EdgeLink::Semi { must, key, .. } => {
                 let mut keyed = theirs;
@@ -74,18 +76,36 @@ proptest::proptest! {
                 keyed.play(key as usize);
                 proptest::prop_assert!(
                     keyed.has_won(&m, colour) || !mover_wins(keyed, &m, &mut memo),
-                    "semi key for {:?}", colour
+                    "semi key for {:?}, captured {}", colour, captured
                 );
                 for i in (empty & !must).ones() {
                     let mut t = theirs;
                     t.play(i);
                     proptest::prop_assert!(
                         !t.has_won(&m, colour.opponent()) && mover_wins(t, &m, &mut memo),
-                        "{:?} may play {} outside the must-play cells", colour.opponent(), i
+                        "{:?} may play {} outside the must-play cells, captured {}", colour.opponent(), i, captured
                     );
                 }
             }
             EdgeLink::None => {}
         }
+        }
     }
+}
+
+#[test]
+fn captured_sets_decide_a_position_the_plain_rules_leave_open() {
+    use crate::engine::solver::{Knowledge, Known};
+    // From a self-play game on 11×11, Red to move: MoHex 2.0's
+    // connections (with its pattern connections) and our solver (in 19
+    // positions, by i2) call it won; the rules without captured sets
+    // leave it open.
+    let text = "11x11 h10 e8 e7 g6 f7 g7 f8 g8 g5 h5 h4 i4 i3 f6 f5 e6 e5 c6 d4 e4 d5 c4 c5 k2 j3 k3";
+    let g = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
+    let s = Stones::<u128>::from_position(g.position());
+    let plain = Knowledge::<u128>::new(11, ListLimits::default()).of(&s);
+    assert!(matches!(plain, Known::Open { .. }));
+    let captured = ListLimits::parse("all+captured").unwrap();
+    let known = Knowledge::<u128>::new(11, captured).of(&s);
+    assert!(matches!(known, Known::Won { .. }));
 }
