@@ -136,13 +136,11 @@ fn escape_at<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Record;
     use crate::engine::bits::Masks;
     use crate::engine::connections::ListLimits;
     use crate::engine::connections::playout::{Playout, Replies};
     use crate::engine::small_boards::random_stones;
     use crate::engine::solver::{Knowledge, Known};
-    use crate::engine::stones::Stones;
 
     /// Blue's column b1 … b6 and f6 on 7×7 against Red's a6, a7 and
     /// c5 … g5: the column's last stone has one link to the bottom, b7,
@@ -161,9 +159,7 @@ mod tests {
         // without ladders, the tree's checks keep two moves open.
         let text = "11x11 f5 g7 h4 g5 g4 i4 i3 k2 j3 k3 j4 k4 k1 j2 j1 i2 i1 h2 h1 f2 g2 f3 g3 e5 e6 c7 d6 c6 \
                     c8 d7 d8 e7 e8 f7 g8 f8 d5 c5 d4 c4 e10 d3 i7 f9 f10 g9 g10 h9 h10 i9 i11 e9";
-        let game = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
-        let s = Stones::<u128>::from_position(game.position());
-        let known = Knowledge::<u128>::new(11, ListLimits::default()).of(&s);
+        let known = Knowledge::<u128>::of_record(text, ListLimits::default());
         assert!(matches!(known, Known::Lost { .. }));
     }
 
@@ -174,9 +170,7 @@ mod tests {
         // escapes: MoHex 2.0's connections call this position lost for
         // Red, and so do ours now.
         let text = "11x11 i8 h8 i4 f4 d7 e7 e6 g5 g6 f6 e8 d8 d9 c9";
-        let game = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
-        let s = Stones::<u128>::from_position(game.position());
-        let known = Knowledge::<u128>::new(11, ListLimits::default()).of(&s);
+        let known = Knowledge::<u128>::of_record(text, ListLimits::default());
         assert!(matches!(known, Known::Lost { .. }));
     }
 

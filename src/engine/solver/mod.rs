@@ -41,6 +41,14 @@ impl<B: Bits> Knowledge<B> {
         Knowledge { solver: Solver::with_limits(n, 0, limits) }
     }
 
+    /// What the fast checks know after the 11×11 move list `text`, for
+    /// the tests that hold a real game's position.
+    #[cfg(test)]
+    pub(crate) fn of_record(text: &str, limits: ListLimits) -> Known<u128> {
+        let game = crate::engine::Record::from_text(text, 11).unwrap().to_game(false).unwrap();
+        Knowledge::<u128>::new(11, limits).of(&Stones::from_position(game.position()))
+    }
+
     /// What is known of `s` without searching.
     pub(crate) fn of(&mut self, s: &Stones<B>) -> Known<B> {
         self.solver.knowledge(s)

@@ -101,11 +101,8 @@ fn captured_sets_decide_a_position_the_plain_rules_leave_open() {
     // positions, by i2) call it won; the rules without captured sets
     // leave it open.
     let text = "11x11 h10 e8 e7 g6 f7 g7 f8 g8 g5 h5 h4 i4 i3 f6 f5 e6 e5 c6 d4 e4 d5 c4 c5 k2 j3 k3";
-    let g = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
-    let s = Stones::<u128>::from_position(g.position());
-    let plain = Knowledge::<u128>::new(11, ListLimits::default()).of(&s);
+    let plain = Knowledge::<u128>::of_record(text, ListLimits::default());
     assert!(matches!(plain, Known::Open { .. }));
-    let captured = ListLimits::parse("all+captured").unwrap();
-    let known = Knowledge::<u128>::new(11, captured).of(&s);
+    let known = Knowledge::<u128>::of_record(text, ListLimits::parse("all+captured").unwrap());
     assert!(matches!(known, Known::Won { .. }));
 }
