@@ -12,8 +12,11 @@ semi connection between its edges (`vc-between-cells-full` and
 `vc-between-cells-semi`). Their verdict for the side to move: won with a
 full or semi connection of its own, lost against a full one of the
 opponent's, open otherwise. It prints, for each of our columns, a table of
-our verdicts against theirs, and with --list the positions where they
-decide and that column does not.
+our verdicts against theirs, how many moves each side would search in
+the positions both leave open (ours: the N of `open N`; theirs: the empty
+cells vc-build leaves unmarked, its fill-in, inferior cells and cells
+outside its must-play region being marked), and with --list the
+positions where they decide and that column does not.
 
 GTP's vertices are our cells transposed (Black, the first player, joins
 north and south as our Red joins columns a and N).
@@ -49,6 +52,9 @@ class Position:
         self.ours = [f.split()[0] for f in fields[1:]]
         if any(v not in ("won", "lost", "open") for v in self.ours):
             raise ValueError(f"line {number}: a verdict is not won, lost or open")
+        # How many moves each open verdict keeps (`open N`), else None.
+        self.kept = [int(f.split()[1]) if f.startswith("open ") and f.split()[1].isdigit() else None
+                     for f in fields[1:]]
 
 
 def holds(engine, colour, kind):
@@ -58,19 +64,29 @@ def holds(engine, colour, kind):
     return any(f" {kind} " in f" {line} " for line in answer.splitlines())
 
 
+def outside(answer):
+    """The cells vc-build marks as not worth playing (filled in,
+    inferior, or outside the must-play region): its answer is pairs of a
+    cell and a mark."""
+    tokens = answer.split()
+    return {tokens[i] for i in range(0, len(tokens) - 1, 2)}
+
+
 def their_verdict(engine, position):
+    """Their verdict for the side to move, and how many moves they would
+    consider in an open position (None in a decided one)."""
     engine.send(f"boardsize {position.size}")
     engine.send("clear_board")
     for ply, cell in enumerate(position.moves):
         engine.send(f"play {'b' if ply % 2 == 0 else 'w'} {to_vertex(cell)}")
     mover = "b" if len(position.moves) % 2 == 0 else "w"
     other = "w" if mover == "b" else "b"
-    engine.send(f"vc-build {mover}")
+    marked = outside(engine.send(f"vc-build {mover}"))
     if holds(engine, mover, "full") or holds(engine, mover, "semi"):
-        return "won"
+        return "won", None
     if holds(engine, other, "full"):
-        return "lost"
-    return "open"
+        return "lost", None
+    return "open", position.size * position.size - len(position.moves) - len(marked)
 
 
 def main():
@@ -104,6 +120,8 @@ def main():
         sys.exit(f"stopped: {e}")
     finally:
         engine.stop()
+    considered = [c for _, c in theirs]
+    theirs = [t for t, _ in theirs]
     kinds = ("won", "lost", "open")
     print(f"{len(positions)} positions; theirs: " + ", ".join(f"{k} {theirs.count(k)}" for k in kinds))
     for c, name in enumerate(names):
@@ -112,6 +130,13 @@ def main():
         for ours in kinds:
             row = [sum(1 for p, t in zip(positions, theirs) if p.ours[c] == ours and t == k) for k in kinds]
             print(f"{ours:>6}" + "".join(f"{v:>7}" for v in row))
+        both = [(p.kept[c], n) for p, n in zip(positions, considered) if p.kept[c] is not None and n is not None]
+        if both:
+            ours_mean = sum(o for o, _ in both) / len(both)
+            theirs_mean = sum(n for _, n in both) / len(both)
+            empty = sum(p.size * p.size - len(p.moves) for p in positions) / len(positions)
+            print(f"open to both ({len(both)}): moves kept, ours {ours_mean:.1f}, theirs {theirs_mean:.1f} "
+                  f"(empty cells {empty:.1f} a position on average)")
         if args.list:
             for p, t in zip(positions, theirs):
                 if t != "open" and p.ours[c] == "open":
