@@ -4,21 +4,23 @@
 //! where it settles nothing, and how often the tree's own choice is one of
 //! those:
 //!
-//!     cargo run --release --example proof_reach -- GAMES SIZE NODES [ITERATIONS]
+//!     cargo run --release --example proof_reach -- GAMES SIZE NODES [ITERATIONS] [lists=SPEC]
 //!
 //! GAMES as for `knowledge_reach` (`learn_patterns play`'s move lists or
 //! `scripts/gtp_match.py`'s records). Every position before a move of the
 //! SIZE×SIZE games that the GTP engine would try to prove (at most
 //! `endgame::timed_default`'s empty cells) gets NODES solver positions
 //! each way; with ITERATIONS, a fresh tree search of that many iterations
-//! (default settings, a fixed seed) says which move it would play.
+//! (default settings, a fixed seed) says which move it would play. With
+//! `lists=SPEC` (as `hexarena gtp --search lists=…` takes it) the solver's
+//! H-search uses those rules instead of its default.
 
 use std::time::Instant;
 
 use hexarena::engine::search::endgame::timed_default;
 use hexarena::engine::search::{SearchConfig, Searcher};
 use hexarena::engine::solver::{Prover, Verdict};
-use hexarena::engine::{Cell, Game};
+use hexarena::engine::{Cell, Game, ListLimits};
 
 #[path = "shared/games.rs"]
 mod games;
@@ -81,8 +83,15 @@ impl Tally {
 }
 
 fn run(args: &[String]) -> Result<(), String> {
-    let usage = "usage: proof_reach GAMES SIZE NODES [ITERATIONS]";
+    let usage = "usage: proof_reach GAMES SIZE NODES [ITERATIONS] [lists=SPEC]";
     let count = |text: &String, what: &str| text.parse::<u64>().map_err(|_| format!("{usage}: {what} `{text}`"));
+    let (limits, args) = match args.split_last() {
+        Some((last, rest)) if last.starts_with("lists=") => {
+            let spec = &last["lists=".len()..];
+            (ListLimits::parse(spec).ok_or_else(|| format!("{usage}: lists `{spec}`"))?, rest)
+        }
+        _ => (ListLimits::default(), args),
+    };
     let (path, size, nodes, iterations) = match args {
         [path, size, nodes] => (path, size, count(nodes, "NODES")?, None),
         [path, size, nodes, iterations] => (path, size, count(nodes, "NODES")?, Some(count(iterations, "ITERATIONS")?)),
@@ -101,19 +110,19 @@ fn run(args: &[String]) -> Result<(), String> {
                 continue;
             }
             positions += 1;
-            let candidates = Prover::new(position).open_moves().map_or(0, |m| m.len());
+            let candidates = Prover::with_limits(position, limits).open_moves().map_or(0, |m| m.len());
             let chosen = iterations.and_then(|i| {
                 let mut search = Searcher::of_game(&at, SearchConfig::default()).ok()?;
                 search.run(i);
                 search.best_move()
             });
-            fresh.add(&mut Prover::new(position), nodes, candidates, chosen);
+            fresh.add(&mut Prover::with_limits(position, limits), nodes, candidates, chosen);
             let prover = match carried.as_mut() {
                 Some(p) => {
                     p.reroot(position);
                     p
                 }
-                None => carried.insert(Prover::new(position)),
+                None => carried.insert(Prover::with_limits(position, limits)),
             };
             kept.add(prover, nodes, candidates, chosen);
         }

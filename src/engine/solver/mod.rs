@@ -184,15 +184,23 @@ impl<B: Bits> Resumable for Rooted<B> {
 impl Prover {
     /// A proof search of `position` for the side to move.
     pub fn new(position: &Position) -> Prover {
-        struct Start<'a>(&'a Position);
+        Prover::with_limits(position, ListLimits::default())
+    }
+
+    /// [`Prover::new`] with the H-search's rules and list lengths `limits`
+    /// (to measure another setting's reach).
+    pub fn with_limits(position: &Position, limits: ListLimits) -> Prover {
+        struct Start<'a>(&'a Position, ListLimits);
         impl ForWidth for Start<'_> {
             type Output = Box<dyn Resumable>;
             fn run<B: Bits + 'static>(self) -> Box<dyn Resumable> {
-                let position = self.0;
-                Box::new(Rooted { solver: Solver::<B>::new(position.size(), 0), root: Stones::from_position(position) })
+                let Start(position, limits) = self;
+                let solver = Solver::<B>::with_limits(position.size(), 0, limits);
+                Box::new(Rooted { solver, root: Stones::from_position(position) })
             }
         }
-        Prover { search: at_width(position.size(), Start(position)), verdict: Verdict::Unknown, winner_stones: None }
+        let search = at_width(position.size(), Start(position, limits));
+        Prover { search, verdict: Verdict::Unknown, winner_stones: None }
     }
 
     /// Searches about `nodes` more positions, unless already decided, and
