@@ -130,11 +130,12 @@ def main():
         for ours in kinds:
             row = [sum(1 for p, t in zip(positions, theirs) if p.ours[c] == ours and t == k) for k in kinds]
             print(f"{ours:>6}" + "".join(f"{v:>7}" for v in row))
-        both = [(p.kept[c], n) for p, n in zip(positions, considered) if p.kept[c] is not None and n is not None]
+        both = [(p.kept[c], n, p.size * p.size - len(p.moves))
+                for p, n in zip(positions, considered) if p.kept[c] is not None and n is not None]
         if both:
-            ours_mean = sum(o for o, _ in both) / len(both)
-            theirs_mean = sum(n for _, n in both) / len(both)
-            empty = sum(p.size * p.size - len(p.moves) for p in positions) / len(positions)
+            ours_mean = sum(o for o, _, _ in both) / len(both)
+            theirs_mean = sum(n for _, n, _ in both) / len(both)
+            empty = sum(e for _, _, e in both) / len(both)
             print(f"open to both ({len(both)}): moves kept, ours {ours_mean:.1f}, theirs {theirs_mean:.1f} "
                   f"(empty cells {empty:.1f} a position on average)")
         if args.list:
