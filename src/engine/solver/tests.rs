@@ -463,6 +463,18 @@ fn a_resumed_proof_reaches_the_same_verdict() {
 }
 
 #[test]
+fn a_prover_searches_with_the_rules_it_is_given() {
+    // The 11x11 position the captured sets decide at once (see the
+    // all-ends tests): with them the prover's first position settles it,
+    // with the default rules one position is not enough.
+    let text = "11x11 h10 e8 e7 g6 f7 g7 f8 g8 g5 h5 h4 i4 i3 f6 f5 e6 e5 c6 d4 e4 d5 c4 c5 k2 j3 k3";
+    let g = crate::engine::Record::from_text(text, 11).unwrap().to_game(false).unwrap();
+    assert_eq!(*Prover::new(g.position()).run(1), Verdict::Unknown);
+    let captured = ListLimits::parse("all+captured").unwrap();
+    assert!(matches!(Prover::with_limits(g.position(), captured).run(1), Verdict::Win(_)));
+}
+
+#[test]
 fn a_decided_position_is_answered_at_once() {
     let g = crate::engine::Record::from_text("5x5 a3 a1 b3 b1 d3 d1 e3 e1", 5).unwrap().to_game(false).unwrap();
     let got = solve(g.position(), 10);
