@@ -356,17 +356,21 @@ fn snapshot<B: Bits>(m: &Mcts<B>, top: usize) -> Analysis {
     let mover = m.root_stones.to_move;
     let edge_range = root.first_edge as usize..(root.first_edge + root.edge_count as u32) as usize;
     let mut order: Vec<usize> = edge_range.collect();
-    let proven_of = |e: usize| {
+    let child_proof = |e: usize| {
         let child = m.edges[e].child;
         if child == u32::MAX { None } else { m.nodes[child as usize].proven.map(|(w, p)| Proof::from_plies(w, p + 1)) }
     };
+    let a_move_proved_winning = order.iter().any(|&e| child_proof(e).is_some_and(|p| p.winner == mover));
+    let inherited = inherited_proof(root.proven, mover, a_move_proved_winning);
+    let proven_of = |e: usize| child_proof(e).or(inherited);
     // Proved wins first (quickest first), proved losses last, the rest by
-    // visits.
-    let rank = |e: usize| -> (i32, i64) {
+    // visits; among equal proofs, the most visited first.
+    let rank = |e: usize| -> (i32, i64, u32) {
+        let visits = m.edges[e].visits;
         match proven_of(e) {
-            Some(p) if p.winner == mover => (2, -(p.winner_moves as i64)),
-            Some(p) => (0, p.winner_moves as i64),
-            None => (1, m.edges[e].visits as i64),
+            Some(p) if p.winner == mover => (2, -(p.winner_moves as i64), visits),
+            Some(p) => (0, p.winner_moves as i64, visits),
+            None => (1, 0, visits),
         }
     };
     order.sort_by_key(|&e| std::cmp::Reverse(rank(e)));
@@ -405,6 +409,18 @@ fn snapshot<B: Bits>(m: &Mcts<B>, top: usize) -> Analysis {
         proven,
         solved: None,
         solved_within: None,
+    }
+}
+
+/// The proof every root move carries when the root is proved and its moves'
+/// own nodes do not say so: a lost root loses whatever is played; a won
+/// root none of whose moves' nodes is a proved win was decided by the fast
+/// checks, which kept only winning moves (a win found by the search itself
+/// comes up from a move's node, which then says so).
+fn inherited_proof(root: Option<(Color, u16)>, mover: Color, a_move_proved_winning: bool) -> Option<Proof> {
+    match root {
+        Some((winner, plies)) if winner != mover || !a_move_proved_winning => Some(Proof::from_plies(winner, plies)),
+        _ => None,
     }
 }
 

@@ -351,3 +351,36 @@ fn every_node_with_a_proven_child_knows_it() {
     }
     assert!(with_proven_children > 10, "only {with_proven_children} nodes with proven children");
 }
+
+#[test]
+fn every_move_of_a_root_the_fast_checks_decide_carries_the_proof() {
+    // 11×11, Blue to move: the fast checks find Blue joined to its edges
+    // (MoHex 2.0 and the solver agree), and the search stops at once.
+    // Before, the moves listed read their one playout's rate (0 here):
+    // an analysis of a won position showed its winning moves as lost.
+    let g = game(
+        "11x11 b9 c9 c8 d8 d7 e7 e6 f6 f5 g5 h3 g4 g3 f4 f3 i3 h4 i4 h5 i5 h6 i6 h7 i7 j1 i2 i1 k1 j2 k2 \
+         j3 k3 j4 k4 j5 k5 j6 k6 e11",
+    );
+    assert_eq!(g.to_move(), Color::Blue);
+    let a = search(&g, 1000);
+    assert_eq!(a.proven.map(|p| p.winner), Some(Color::Blue), "{a:?}");
+    assert_eq!(a.win_rate, 1.0);
+    assert!(!a.moves.is_empty());
+    for m in &a.moves {
+        assert_eq!(m.win_rate, 1.0, "{m:?}");
+        assert_eq!(m.proven, a.proven, "{m:?}");
+    }
+}
+
+#[test]
+fn every_move_of_a_lost_root_reads_as_lost() {
+    let g = game("4x4 a2 a1 b2 b1 d2 c1 a4 c3 b4 d3 c4");
+    let a = search(&g, 20);
+    assert_eq!(a.proven.map(|p| p.winner), Some(Color::Red));
+    assert!(!a.moves.is_empty());
+    for m in &a.moves {
+        assert_eq!(m.win_rate, 0.0, "{m:?}");
+        assert_eq!(m.proven.map(|p| p.winner), Some(Color::Red), "{m:?}");
+    }
+}
