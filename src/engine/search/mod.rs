@@ -355,7 +355,7 @@ fn snapshot<B: Bits>(m: &Mcts<B>, top: usize) -> Analysis {
     let root = m.nodes[0];
     let mover = m.root_stones.to_move;
     let edge_range = root.first_edge as usize..(root.first_edge + root.edge_count as u32) as usize;
-    let mut order: Vec<usize> = edge_range.collect();
+    let order: Vec<usize> = edge_range.collect();
     let child_proof = |e: usize| {
         let child = m.edges[e].child;
         if child == u32::MAX { None } else { m.nodes[child as usize].proven.map(|(w, p)| Proof::from_plies(w, p + 1)) }
@@ -365,7 +365,7 @@ fn snapshot<B: Bits>(m: &Mcts<B>, top: usize) -> Analysis {
     let proven_of = |e: usize| child_proof(e).or(inherited);
     // Proved wins first (quickest first), proved losses last, the rest by
     // visits; among equal proofs, the most visited first.
-    let rank = |e: usize| -> (i32, i64, u32) {
+    let rank = |e: usize| -> Rank {
         let visits = m.edges[e].visits;
         match proven_of(e) {
             Some(p) if p.winner == mover => (2, -(p.winner_moves as i64), visits),
@@ -373,11 +373,12 @@ fn snapshot<B: Bits>(m: &Mcts<B>, top: usize) -> Analysis {
             None => (1, 0, visits),
         }
     };
-    order.sort_by_key(|&e| std::cmp::Reverse(rank(e)));
-    let moves: Vec<MoveStat> = order
+    let mut ranked: Vec<(Rank, usize)> = order.iter().map(|&e| (rank(e), e)).collect();
+    best_first(&mut ranked);
+    let moves: Vec<MoveStat> = ranked
         .into_iter()
         .take(top)
-        .map(|e| {
+        .map(|(_, e)| {
             let edge = m.edges[e];
             let win_rate = match proven_of(e) {
                 Some(p) if p.winner == mover => 1.0,
@@ -410,6 +411,16 @@ fn snapshot<B: Bits>(m: &Mcts<B>, top: usize) -> Analysis {
         solved: None,
         solved_within: None,
     }
+}
+
+/// How good a root move looks: proved or not, how soon, how visited.
+type Rank = (i32, i64, u32);
+
+/// Orders `ranked` best first, ties in edge order. Not generic, so one
+/// copy of the sort serves every board width in the worker's download.
+#[inline(never)]
+fn best_first(ranked: &mut [(Rank, usize)]) {
+    ranked.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
 }
 
 /// The proof every root move carries when the root is proved and its moves'
