@@ -17,7 +17,9 @@ apart: if we too rate B at least as high as O once B is played, our
 search did not look at B enough (its priors or pruning); if we still
 rate B lower, our judgement of the position differs (the playouts and
 the tree's knowledge). Lines of --out: the position's number, its stone
-count, B, O, the oracle's worth of B and of O, ours of B and of O.
+count, B, O, the oracle's worth of B and of O, ours of B and of O, B's
+place among our search's moves by visits ("-": our checks pruned it), its
+visits and O's.
 
 GTP's vertices are our cells transposed (as in gtp_vcs.py).
 
@@ -57,14 +59,20 @@ class Position:
         self.other = "w" if self.colour == "b" else "b"
 
 
+def our_moves(engine, size, moves, iterations, listed=5):
+    """Our search's moves for the side to move, best first, as
+    (vertex, rate, visits); empty when the game is over."""
+    set_position(engine, size, moves)
+    try:
+        return parse_analysis(engine.send(f"hexarena-analyze {iterations} {listed}"))
+    except RuntimeError:
+        return []
+
+
 def our_choice(engine, size, moves, iterations):
     """Our best move and its rate for the side to move (None, None when
     the game is over or no move came back)."""
-    set_position(engine, size, moves)
-    try:
-        analysis = parse_analysis(engine.send(f"hexarena-analyze {iterations}"))
-    except RuntimeError:
-        return None, None
+    analysis = our_moves(engine, size, moves, iterations)
     return (analysis[0][0], analysis[0][1]) if analysis else (None, None)
 
 
@@ -88,19 +96,25 @@ def our_worth(engine, p, move, iterations):
 
 
 def judge(p, oracle, engine, iterations):
-    """(B, O, oracle's worth of B, of O, ours of B, of O), or None where
-    the oracle gives no tree to read (its solver decided the position)."""
+    """(B, O, oracle's worth of B, of O, ours of B, of O, B's place in our
+    search's list by visits (from 1; None when our checks pruned it), its
+    visits, O's visits), or None where the oracle gives no tree to read
+    (its solver decided the position)."""
     set_position(oracle, p.size, p.moves)
     best, _ = most_visited(oracle_values(oracle, p.colour, p.size))
     if best == "-":
         return None
-    ours, _ = our_choice(engine, p.size, p.moves, iterations)
-    if ours is None:
+    listed = our_moves(engine, p.size, p.moves, iterations, p.size * p.size)
+    if not listed:
         return None
+    ours, _, our_visits = listed[0]
+    place = next((i + 1 for i, m in enumerate(listed) if m[0] == best), None)
+    best_visits = listed[place - 1][2] if place else 0
     if ours == best:
-        return best, ours, None, None, None, None
+        return best, ours, None, None, None, None, place, best_visits, our_visits
     return (best, ours, oracle_worth(oracle, engine, p, best), oracle_worth(oracle, engine, p, ours),
-            our_worth(engine, p, best, iterations), our_worth(engine, p, ours, iterations))
+            our_worth(engine, p, best, iterations), our_worth(engine, p, ours, iterations),
+            place, best_visits, our_visits)
 
 
 def summary(rows, threshold):
@@ -123,6 +137,10 @@ def summary(rows, threshold):
             mean = lambda k: sum(r[k] for r in group) / len(group)  # noqa: E731
             print(f"  {name}: oracle {mean(3):.3f} for its move against {mean(4):.3f} for ours; "
                   f"we {mean(5):.3f} against {mean(6):.3f}")
+            pruned = sum(1 for r in group if r[7] is None)
+            places = sorted(r[7] for r in group if r[7] is not None)
+            print(f"    its move pruned by our checks in {pruned}; elsewhere its place in our list by visits: "
+                  f"{places}, with {mean(8):.0f} visits on average against {mean(9):.0f} for ours")
 
 
 def main():

@@ -34,8 +34,8 @@ pub struct GtpOptions {
     pub extend: f64,
     /// Whether games allow the swap rule (HexGui's `swap-pieces`).
     pub swap: bool,
-    /// The search of timed moves (`--time-per-move`, a game clock); the
-    /// levels keep their own.
+    /// The search of timed moves (`--time-per-move`, a game clock) and of
+    /// `hexarena-analyze`; the levels keep their own.
     pub search: SearchConfig,
     /// The check of a timed move's choice before it is played; `None`:
     /// the engine's default.
@@ -354,17 +354,25 @@ impl Gtp {
         conclude(&self.game, s, &verdict)
     }
 
-    /// `hexarena-analyze [iterations]`: top moves in HexGui's orientation.
+    /// `hexarena-analyze [iterations [moves]]`: the best moves (5 unless
+    /// asked for more) in HexGui's orientation.
     fn analyze(&self, args: &[&str]) -> Reply {
         let iterations = match count_arg(args, 10_000, 10_000_000, "hexarena-analyze takes an iteration count") {
             Ok(n) => n,
             Err(e) => return Reply::Err(e),
         };
-        let Ok(mut s) = Searcher::of_game(&self.game, SearchConfig::default()) else {
+        let rest = args.get(1..).unwrap_or_default();
+        let top = match count_arg(rest, 5, 361, "hexarena-analyze lists a number of moves") {
+            Ok(n) => n as usize,
+            Err(e) => return Reply::Err(e),
+        };
+        // The timed search's settings (`--search`), so that a setting is
+        // judged position by position as it would play.
+        let Ok(mut s) = Searcher::of_game(&self.game, self.options.search) else {
             return Reply::Err("the game is over".into());
         };
         s.run(iterations);
-        let a = s.analysis(5);
+        let a = s.analysis(top);
         let lines: Vec<String> = a
             .moves
             .iter()

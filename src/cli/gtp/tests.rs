@@ -35,6 +35,36 @@ fn the_solver_rules_on_who_wins() {
 }
 
 #[test]
+fn the_analysis_lists_five_moves_or_as_many_as_asked() {
+    let out = session("boardsize 7\nplay b d4\nhexarena-analyze 10000\nhexarena-analyze 10000 12\nquit\n");
+    let answers: Vec<&str> = out.split("\n\n").filter(|a| a.starts_with(['=', '?'])).collect();
+    let listed = |answer: &str| {
+        let lines: Vec<&str> = answer.trim_start_matches('=').trim().lines().collect();
+        for line in &lines {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(fields.len(), 3, "vertex, rate, visits: {line}");
+            assert!(fields[1].parse::<f32>().is_ok_and(|r| (0.0..=1.0).contains(&r)), "{line}");
+        }
+        lines.len()
+    };
+    assert_eq!(listed(answers[2]), 5, "{out}");
+    assert_eq!(listed(answers[3]), 12, "{out}");
+}
+
+#[test]
+fn the_analysis_searches_with_the_sessions_settings() {
+    let script = "boardsize 7\nplay b d4\nhexarena-analyze 10000 3\nquit\n";
+    let default = session(script);
+    let again = session(script);
+    let wide = SearchConfig { exploration: 2.0, ..SearchConfig::default() };
+    let explored = session_with(GtpOptions { search: wide, ..GtpOptions::default() }, script);
+    // The same settings give the same search; a far larger exploration
+    // spreads the visits differently.
+    assert_eq!(default, again);
+    assert_ne!(default, explored, "{explored}");
+}
+
+#[test]
 fn moves_are_transposed_and_the_winner_reported() {
     // HexGui's black plays a1 a2 a3 down its first column: on our board
     // that is Red's row 1, left to right.
@@ -54,7 +84,7 @@ fn the_game_so_far_is_written_as_hexgui_sgf() {
 #[test]
 fn bad_input_is_refused_and_changes_nothing() {
     let out = session(
-        "boardsize 42\nboardsize x\nplay b z9\nplay w a1\nplay b a1\nplay w a1\nundo\nundo\nhexarena-analyze 0\nquit\n",
+        "boardsize 42\nboardsize x\nplay b z9\nplay w a1\nplay b a1\nplay w a1\nundo\nundo\nhexarena-analyze 0\nhexarena-analyze 10000 0\nquit\n",
     );
     let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
     assert!(answers[0].starts_with("? unacceptable size"));
@@ -66,6 +96,7 @@ fn bad_input_is_refused_and_changes_nothing() {
     assert_eq!(answers[6], "=");
     assert!(answers[7].starts_with("? cannot undo"));
     assert!(answers[8].starts_with("? hexarena-analyze takes"), "{}", answers[8]);
+    assert!(answers[9].starts_with("? hexarena-analyze lists a number of moves from 1"), "{}", answers[9]);
 }
 
 #[test]
