@@ -206,6 +206,55 @@ def wilson(wins, n, z=1.96):
     return centre - half, centre + half
 
 
+class Record:
+    """One line of --records, read back: the board size, the moves (the
+    opening first), whether A was Black, the winner ('b', 'w' or None when
+    void), how the game ended, and each generated move's seconds from ply
+    2 on (none in records written before the times were kept)."""
+
+    def __init__(self, line):
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) not in (4, 5):
+            raise ValueError(f"has {len(fields)} tab-separated fields, not 4 or 5")
+        head = fields[0].split()
+        size = head[0].split("x")[0] if head else ""
+        if not size.isdigit() or len(head) < 2:
+            raise ValueError(f"'{fields[0][:20]}' is not a board size like 11x11 and the moves")
+        if fields[1] not in ("A black", "B black"):
+            raise ValueError(f"'{fields[1]}' is neither 'A black' nor 'B black'")
+        if fields[2] not in ("b", "w", "void"):
+            raise ValueError(f"'{fields[2]}' is not a winner: b, w or void")
+        self.size = int(size)
+        self.moves = head[1:]
+        self.a_black = fields[1] == "A black"
+        self.winner = None if fields[2] == "void" else fields[2]
+        self.how = fields[3]
+        self.seconds = []
+        if len(fields) == 5:
+            label, _, numbers = fields[4].partition(":")
+            try:
+                self.seconds = [float(t) for t in numbers.split()]
+            except ValueError:
+                raise ValueError("has a thinking time that is not a number") from None
+            if label != "seconds from move 2" or any(t < 0 for t in self.seconds):
+                raise ValueError("has no 'seconds from move 2:' list of times")
+
+
+def read_records(paths):
+    """Every record in `paths`; a line that is not one raises ValueError
+    naming its file and line."""
+    records = []
+    for path in paths:
+        with open(path) as f:
+            for number, line in enumerate(f, 1):
+                if line.strip():
+                    try:
+                        records.append(Record(line))
+                    except ValueError as e:
+                        raise ValueError(f"{path}:{number}: not a gtp_match.py record: {e}") from None
+    return records
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=11)

@@ -18,38 +18,9 @@ import argparse
 import sys
 from collections import Counter, defaultdict
 
-from gtp_match import wilson
+from gtp_match import read_records, wilson
 
 OPENING_PLIES = 16
-
-
-class BadRecord(Exception):
-    """A line that gtp_match.py did not write."""
-
-
-def parse(line):
-    """(opening, A is Black, winner 'b'/'w'/None, how, seconds from ply 2)."""
-    fields = line.rstrip("\n").split("\t")
-    if len(fields) != 5:
-        raise BadRecord(f"has {len(fields)} tab-separated fields, not 5")
-    game, black, winner, how, times = fields
-    moves = game.split()[1:]
-    if not moves:
-        raise BadRecord("has no moves")
-    if black not in ("A black", "B black"):
-        raise BadRecord(f"names '{black}' as Black, not 'A black' or 'B black'")
-    if winner not in ("b", "w", "void"):
-        raise BadRecord(f"names '{winner}' as the winner, not b, w or void")
-    label, _, numbers = times.partition(":")
-    if label != "seconds from move 2":
-        raise BadRecord("has no 'seconds from move 2:' field")
-    try:
-        seconds = [float(t) for t in numbers.split()]
-    except ValueError as e:
-        raise BadRecord(f"has a time that is not a number ({e})") from None
-    if any(t < 0 for t in seconds):
-        raise BadRecord("has a negative time")
-    return moves[0], black == "A black", None if winner == "void" else winner, how, seconds
 
 
 def ending(how):
@@ -64,18 +35,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", nargs="+", help="files written by gtp_match.py --records")
     args = ap.parse_args()
-    games = []
-    for path in args.records:
-        try:
-            with open(path) as f:
-                for number, line in enumerate(f, 1):
-                    if line.strip():
-                        try:
-                            games.append(parse(line))
-                        except BadRecord as e:
-                            sys.exit(f"{path}:{number}: not a gtp_match.py record: the line {e}")
-        except OSError as e:
-            sys.exit(f"cannot read {path}: {e.strerror}")
+    try:
+        games = read_records(args.records)
+    except OSError as e:
+        sys.exit(f"cannot read {e.filename}: {e.strerror}")
+    except ValueError as e:
+        sys.exit(str(e))
     if not games:
         sys.exit("no games in " + ", ".join(args.records))
 
@@ -86,21 +51,21 @@ def main():
     opening_time = defaultdict(list)
     later_time = defaultdict(list)
     void = 0
-    for opening, a_black, winner, how, seconds in games:
-        endings[ending(how)] += 1
+    for g in games:
+        endings[ending(g.how)] += 1
         # The opening is ply 1; seconds[i] is ply i + 2, Black's plies odd.
-        for i, t in enumerate(seconds):
+        for i, t in enumerate(g.seconds):
             ply = i + 2
-            engine = "A" if (ply % 2 == 1) == a_black else "B"
+            engine = "A" if (ply % 2 == 1) == g.a_black else "B"
             (opening_time if ply <= OPENING_PLIES else later_time)[engine].append(t)
-        if winner is None:
+        if g.winner is None:
             void += 1
             continue
-        colour = "Black" if a_black else "White"
-        a_won = (winner == "b") == a_black
+        colour = "Black" if g.a_black else "White"
+        a_won = (g.winner == "b") == g.a_black
         played[colour] += 1
         wins[colour] += a_won
-        by_opening[opening].append(a_won)
+        by_opening[g.moves[0]].append(a_won)
 
     n = sum(played.values())
     w = sum(wins.values())
@@ -113,6 +78,9 @@ def main():
             pairs[sum(results)] += 1
     print(f"openings with both colours: A won both {pairs[2]}, split {pairs[1]}, lost both {pairs[0]}")
     print("ended: " + ", ".join(f"{kind} {count}" for kind, count in endings.most_common()))
+    if not opening_time and not later_time:
+        print("no thinking times: these records were written before gtp_match.py kept them")
+        return
     for engine in "AB":
         early, late = opening_time[engine], later_time[engine]
         total = sum(early) + sum(late)

@@ -29,25 +29,17 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gtp_match import Engine, EngineGone  # noqa: E402
+from gtp_match import Engine, EngineGone, read_records  # noqa: E402
 
 
 class Game:
-    """A record line of gtp_match.py: the moves, A's colour, the winner."""
+    """A game of the records, numbered from 1 in the file."""
 
-    def __init__(self, line, number):
-        fields = line.rstrip("\n").split("\t")
-        if len(fields) < 3:
-            raise ValueError(f"record {number}: expected moves, who was Black and the winner, tab-separated")
-        head = fields[0].split()
-        if not head or "x" not in head[0]:
-            raise ValueError(f"record {number}: '{fields[0][:20]}' does not start with a board size like 11x11")
-        self.size = int(head[0].split("x")[0])
-        self.moves = head[1:]
-        if fields[1] not in ("A black", "B black"):
-            raise ValueError(f"record {number}: '{fields[1]}' is neither 'A black' nor 'B black'")
-        self.a_colour = "b" if fields[1] == "A black" else "w"
-        self.winner = fields[2]
+    def __init__(self, record, number):
+        self.size = record.size
+        self.moves = record.moves
+        self.a_colour = "b" if record.a_black else "w"
+        self.winner = record.winner
         self.number = number
 
     def colour_at(self, ply):
@@ -209,8 +201,7 @@ def main():
     ap.add_argument("--out", help="append one line per position here")
     args = ap.parse_args()
     try:
-        with open(args.records) as f:
-            games = [Game(line, i + 1) for i, line in enumerate(f) if line.strip()]
+        games = [Game(r, i + 1) for i, r in enumerate(read_records([args.records]))]
     except (OSError, ValueError) as e:
         sys.exit(f"cannot read the records: {e}")
     if args.games:
