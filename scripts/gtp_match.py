@@ -206,6 +206,11 @@ def wilson(wins, n, z=1.96):
     return centre - half, centre + half
 
 
+# How play_game's ruling texts begin or end, in the order they are told
+# apart (a game's `how` names the engine and its own words too).
+ENDINGS = ("connected", "resigned", "played illegal", "stopped", "died")
+
+
 class Record:
     """One line of --records, read back: the board size, the moves (the
     opening first), whether A was Black, the winner ('b', 'w' or None when
@@ -230,6 +235,7 @@ class Record:
         self.winner = None if fields[2] == "void" else fields[2]
         self.how = fields[3]
         self.seconds = []
+        self.source = None
         if len(fields) == 5:
             label, _, numbers = fields[4].partition(":")
             try:
@@ -238,6 +244,12 @@ class Record:
                 raise ValueError("has a thinking time that is not a number") from None
             if label != "seconds from move 2" or any(t < 0 for t in self.seconds):
                 raise ValueError("has no 'seconds from move 2:' list of times")
+
+
+    def ending(self):
+        """How the game ended, one of ENDINGS (or "other"), without the
+        engines' own words."""
+        return next((kind for kind in ENDINGS if kind in self.how), "other")
 
 
 def read_records(paths):
@@ -249,7 +261,9 @@ def read_records(paths):
             for number, line in enumerate(f, 1):
                 if line.strip():
                     try:
-                        records.append(Record(line))
+                        record = Record(line)
+                        record.source = path
+                        records.append(record)
                     except ValueError as e:
                         raise ValueError(f"{path}:{number}: not a gtp_match.py record: {e}") from None
     return records

@@ -23,14 +23,6 @@ from gtp_match import read_records, wilson
 OPENING_PLIES = 16
 
 
-def ending(how):
-    """How a game ended, without the engine's own words."""
-    for kind in ("connected", "resigned", "played illegal", "stopped", "died"):
-        if kind in how:
-            return kind
-    return "other"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", nargs="+", help="files written by gtp_match.py --records")
@@ -52,7 +44,7 @@ def main():
     later_time = defaultdict(list)
     void = 0
     for g in games:
-        endings[ending(g.how)] += 1
+        endings[g.ending()] += 1
         # The opening is ply 1; seconds[i] is ply i + 2, Black's plies odd.
         for i, t in enumerate(g.seconds):
             ply = i + 2
@@ -65,7 +57,8 @@ def main():
         a_won = (g.winner == "b") == g.a_black
         played[colour] += 1
         wins[colour] += a_won
-        by_opening[g.moves[0]].append(a_won)
+        # Each file is its own match: the same opening in two is two pairs.
+        by_opening[(g.source, g.moves[0])].append(a_won)
 
     n = sum(played.values())
     w = sum(wins.values())
