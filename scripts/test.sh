@@ -71,6 +71,13 @@ step "build the unit and server tests, with the server's lints (every target)"
 step "unit, property, doc and server integration tests"
 "${linted[@]}" cargo test --features ssr 2>&1 | tee -a "$log"
 
+# Every figure against MoHex rests on these scripts: their referee board,
+# their records and a real match between two of the tests' hexarena
+# binaries, one of them made to die mid-game.
+step "the match tools (Python), with the tests' hexarena binary"
+HEXARENA_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/hexarena" \
+  python3 -m unittest discover -s scripts/tests -v 2>&1 | tee -a "$log"
+
 step "the engine in WebAssembly (Node) answers as natively"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test engine_wasm 2>&1 | tee -a "$log"
@@ -109,6 +116,8 @@ end_step
 printf '\n\033[1mtime per step\033[0m\n%s' "$timings"
 
 rust=$(grep -Eo 'test result: ok\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
+python=$(grep -Eo '^Ran [0-9]+ tests?' "$log" | awk '{s += $2} END {print s + 0}')
 browser=$(grep -Eo '^ *[0-9]+ passed' "$log" | awk '{s += $1} END {print s + 0}')
-printf '\n\033[1mall checks passed in %ss\033[0m (%s Rust tests, %s browser tests)\n' "$((SECONDS - started))" "$rust" "$browser"
-echo "$((rust + browser)) passed, 0 failed"
+printf '\n\033[1mall checks passed in %ss\033[0m (%s Rust tests, %s Python tests, %s browser tests)\n' \
+  "$((SECONDS - started))" "$rust" "$python" "$browser"
+echo "$((rust + python + browser)) passed, 0 failed"
