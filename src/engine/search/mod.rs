@@ -70,6 +70,10 @@ pub struct SearchConfig {
     pub seed: u64,
     /// UCT exploration constant (small: RAVE does most of the exploring).
     pub exploration: f32,
+    /// The exploration constant at the root alone. Only the root's choice
+    /// is played, so a wider look there weighs the runner-up moves better
+    /// without thinning the lines below them.
+    pub root_exploration: f32,
     /// RAVE bias `b` of the minimum-error schedule; smaller trusts AMAF
     /// statistics longer.
     pub rave_bias: f32,
@@ -109,6 +113,7 @@ impl Default for SearchConfig {
         SearchConfig {
             seed: 0x5eed,
             exploration: 0.1,
+            root_exploration: 0.1,
             rave_bias: 0.05,
             rave_prior: 1.0,
             expand_after: DEFAULT_EXPAND_AFTER,

@@ -31,8 +31,9 @@ impl fmt::Display for SettingError {
 impl std::error::Error for SettingError {}
 
 /// Every name [`apply`] knows.
-pub const NAMES: [&str; 10] = [
+pub const NAMES: [&str; 11] = [
     "exploration",
+    "root_exploration",
     "rave_bias",
     "rave_prior",
     "expand_after",
@@ -72,6 +73,7 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
     let mut c = config;
     match name {
         "exploration" => c.exploration = number(name, value)?,
+        "root_exploration" => c.root_exploration = number(name, value)?,
         "rave_bias" => c.rave_bias = number(name, value)?,
         "rave_prior" => c.rave_prior = positive(name, value)?,
         "expand_after" => c.expand_after = count(name, value)?,
@@ -128,18 +130,20 @@ mod tests {
     #[test]
     fn settings_change_only_what_they_name() {
         let base = SearchConfig::default();
-        let c = parse("exploration=0.2, rave_prior=8,near=3:1.5,lists=12:20:48", base).unwrap();
+        let c = parse("exploration=0.2, rave_prior=8,near=3:1.5,lists=12:20:48,root_exploration=0.4", base).unwrap();
         assert_eq!(c.lists, ListLimits { full: 12, semi: 20, edge_semi: 48, all_ends: false, captured: false });
         assert!(parse("lists=all", base).unwrap().lists.all_ends);
         let captured = parse("lists=all+captured", base).unwrap().lists;
         assert!(captured.all_ends && captured.captured);
         assert!(!parse("lists=all", base).unwrap().lists.captured);
         assert_eq!(c.exploration, 0.2);
+        assert_eq!(c.root_exploration, 0.4);
         assert_eq!(c.rave_prior, 8.0);
         assert_eq!(c.near, Some(NearFactors { adjacent: 3.0, two: 1.5 }));
         assert_eq!(
             SearchConfig {
                 exploration: base.exploration,
+                root_exploration: base.root_exploration,
                 rave_prior: base.rave_prior,
                 near: None,
                 lists: base.lists,
@@ -160,6 +164,7 @@ mod tests {
             ("speed=3", SettingError::Unknown("speed".into())),
             ("exploration=-1", bad("exploration", "-1", NUMBER)),
             ("exploration=NaN", bad("exploration", "NaN", NUMBER)),
+            ("root_exploration=-0.1", bad("root_exploration", "-0.1", NUMBER)),
             ("expand_after=2.5", bad("expand_after", "2.5", COUNT)),
             ("rave_prior=0", bad("rave_prior", "0", POSITIVE)),
             ("rave_prior=-2", bad("rave_prior", "-2", POSITIVE)),

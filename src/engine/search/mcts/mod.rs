@@ -24,6 +24,8 @@ mod rating;
 use rating::Rating;
 
 const NONE: u32 = u32::MAX;
+/// The root's index: the tree's first node.
+const ROOT: u32 = 0;
 
 /// One move out of a node, with its statistics from the mover's side.
 #[derive(Clone, Copy, Debug)]
@@ -271,7 +273,7 @@ impl<B: Bits> Mcts<B> {
     /// first and a proven loss last.
     fn select(&self, node: u32, mover: Color) -> u32 {
         let n = &self.nodes[node as usize];
-        let rating = Rating::at(&self.config, n.visits);
+        let rating = Rating::at(&self.config, n.visits, node == ROOT);
         let first = n.first_edge as usize;
         let edges = &self.edges[first..first + n.edge_count as usize];
         let best = if n.proven_child {
@@ -302,7 +304,7 @@ impl<B: Bits> Mcts<B> {
     /// root), keeping the subtree below and dropping the rest. False, with
     /// nothing changed, when a move is not in the tree or not legal.
     pub fn reroot(&mut self, cells: &[u16]) -> bool {
-        let mut node = 0u32;
+        let mut node = ROOT;
         let mut stones = self.root_stones;
         for &cell in cells {
             let nd = self.nodes[node as usize];
@@ -315,7 +317,7 @@ impl<B: Bits> Mcts<B> {
             stones.play(cell as usize);
             node = child;
         }
-        if node == 0 {
+        if node == ROOT {
             return true;
         }
         // Copy the subtree into fresh arenas, depth first.
@@ -365,7 +367,7 @@ impl<B: Bits> Mcts<B> {
         self.path_nodes.clear();
         self.path_edges.clear();
         let mut stones = self.root_stones;
-        let mut node = 0u32;
+        let mut node = ROOT;
         let winner = loop {
             self.path_nodes.push(node);
             let below_root = self.path_nodes.len() > 1;

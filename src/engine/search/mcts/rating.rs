@@ -22,7 +22,7 @@ static SHRINK: LazyLock<Box<[f32]>> =
 /// share their `1 / √(n + 1)`, read from a table. This is the search's hottest loop
 /// (docs/benchmarks.md, "The tree's own cost").
 pub(super) struct Rating {
-    /// The exploration constant times `√ln(parent visits + 1)`.
+    /// The node's exploration constant times `√ln(parent visits + 1)`.
     exploration: f32,
     /// `4 b²` of the RAVE bias `b`.
     k: f32,
@@ -32,9 +32,12 @@ pub(super) struct Rating {
 }
 
 impl Rating {
-    pub(super) fn at(config: &SearchConfig, parent_visits: u32) -> Rating {
+    /// The rating below a node visited `parent_visits` times; `at_root`
+    /// picks the root's exploration constant.
+    pub(super) fn at(config: &SearchConfig, parent_visits: u32, at_root: bool) -> Rating {
+        let exploration = if at_root { config.root_exploration } else { config.exploration };
         Rating {
-            exploration: config.exploration * ((parent_visits + 1) as f32).ln().sqrt(),
+            exploration: exploration * ((parent_visits + 1) as f32).ln().sqrt(),
             k: 4.0 * config.rave_bias * config.rave_bias,
             rave_prior: config.rave_prior,
             prior_weight: config.prior_weight,
@@ -94,7 +97,7 @@ mod tests {
                             prior: 0.04,
                         };
                         let parent = visits * 3 + 5;
-                        let fast = f64::from(Rating::at(&config, parent).of(&edge));
+                        let fast = f64::from(Rating::at(&config, parent, false).of(&edge));
                         let expected = textbook(&config, parent, &edge);
                         assert!((fast - expected).abs() < 1e-5, "{edge:?}: {fast} against {expected}");
                         checked += 1;
@@ -103,5 +106,17 @@ mod tests {
             }
         }
         assert_eq!(checked, 252);
+    }
+
+    #[test]
+    fn the_root_explores_by_its_own_constant() {
+        let config = SearchConfig { exploration: 0.1, root_exploration: 0.5, ..SearchConfig::default() };
+        let edge = Edge { cell: 0, visits: 40, wins: 20.0, amaf_visits: 90, amaf_wins: 45.0, child: NONE, prior: 0.04 };
+        let as_root = SearchConfig { exploration: 0.5, ..config };
+        let root = f64::from(Rating::at(&config, 1000, true).of(&edge));
+        let inner = f64::from(Rating::at(&config, 1000, false).of(&edge));
+        assert!((root - textbook(&as_root, 1000, &edge)).abs() < 1e-5);
+        assert!((inner - textbook(&config, 1000, &edge)).abs() < 1e-5);
+        assert!(root > inner);
     }
 }
