@@ -70,9 +70,9 @@ pub struct SearchConfig {
     pub seed: u64,
     /// UCT exploration constant (small: RAVE does most of the exploring).
     pub exploration: f32,
-    /// The exploration constant at the root alone. Only the root's choice
-    /// is played, so a wider look there weighs the runner-up moves better
-    /// without thinning the lines below them.
+    /// The exploration constant at the root alone: only the root's choice
+    /// is played, so how widely it looks is tuned apart from the tree
+    /// below it (docs/benchmarks.md, "The root's own exploration").
     pub root_exploration: f32,
     /// RAVE bias `b` of the minimum-error schedule; smaller trusts AMAF
     /// statistics longer.
