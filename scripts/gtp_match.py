@@ -217,7 +217,7 @@ class Record:
     void), how the game ended, and each generated move's seconds from ply
     2 on (none in records written before the times were kept)."""
 
-    def __init__(self, line):
+    def __init__(self, line, source=None):
         fields = line.rstrip("\n").split("\t")
         if len(fields) not in (4, 5):
             raise ValueError(f"has {len(fields)} tab-separated fields, not 4 or 5")
@@ -235,7 +235,8 @@ class Record:
         self.winner = None if fields[2] == "void" else fields[2]
         self.how = fields[3]
         self.seconds = []
-        self.source = None
+        # The file it was read from: each file is its own match.
+        self.source = source
         if len(fields) == 5:
             label, _, numbers = fields[4].partition(":")
             try:
@@ -245,11 +246,19 @@ class Record:
             if label != "seconds from move 2" or any(t < 0 for t in self.seconds):
                 raise ValueError("has no 'seconds from move 2:' list of times")
 
-
     def ending(self):
         """How the game ended, one of ENDINGS (or "other"), without the
         engines' own words."""
         return next((kind for kind in ENDINGS if kind in self.how), "other")
+
+
+def record_line(size, moves, a_black, winner, how, seconds):
+    """The --records line of one game, as Record reads it back: `moves` are
+    GTP vertices from the opening on, `winner` 'b', 'w' or None (void),
+    `seconds` each generated move's thinking time from ply 2 on."""
+    times = " ".join(f"{t:.3f}" for t in seconds)
+    return (f"{size}x{size} {' '.join(moves)}\t{'A' if a_black else 'B'} black\t{winner or 'void'}\t{how}"
+            f"\tseconds from move 2: {times}\n")
 
 
 def read_records(paths):
@@ -261,9 +270,7 @@ def read_records(paths):
             for number, line in enumerate(f, 1):
                 if line.strip():
                     try:
-                        record = Record(line)
-                        record.source = path
-                        records.append(record)
+                        records.append(Record(line, path))
                     except ValueError as e:
                         raise ValueError(f"{path}:{number}: not a gtp_match.py record: {e}") from None
     return records
@@ -305,10 +312,7 @@ def main():
             winner, moves, how = play_game(n, opening, black, white, args.referee, spent)
             if args.records:
                 with open(args.records, "a") as out:
-                    played = " ".join(vertex for _, vertex in moves)
-                    seconds = " ".join(f"{t:.3f}" for t in spent)
-                    out.write(f"{n}x{n} {played}\t{'A' if a_black else 'B'} black\t{winner or 'void'}\t{how}"
-                              f"\tseconds from move 2: {seconds}\n")
+                    out.write(record_line(n, [vertex for _, vertex in moves], a_black, winner, how, spent))
             if winner is None:
                 void += 1
                 print(f"void: opening {opening}, A as {'Black' if a_black else 'White'}: {how}", flush=True)

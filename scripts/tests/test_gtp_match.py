@@ -22,7 +22,7 @@ SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
 
-from gtp_match import ENDINGS, Board, Record, read_records, wilson  # noqa: E402
+from gtp_match import ENDINGS, Board, Record, read_records, record_line as written, wilson  # noqa: E402
 
 
 def hexarena_binary():
@@ -130,6 +130,12 @@ class Records(unittest.TestCase):
         self.assertEqual((r.size, r.moves, r.a_black, r.winner), (5, ["a1", "c3", "b2"], False, "w"))
         self.assertEqual(r.seconds, [0.051, 0.12])
         self.assertEqual(r.ending(), "stopped")
+
+    def test_what_the_match_writes_reads_back(self):
+        line = written(11, ["f6", "e5", "d7"], True, None, "B died; solver ruled nothing (void)", [1.2345, 0.5])
+        r = Record(line, "match.txt")
+        self.assertEqual((r.size, r.moves, r.a_black, r.winner), (11, ["f6", "e5", "d7"], True, None))
+        self.assertEqual((r.seconds, r.ending(), r.source), ([1.234, 0.5], "died", "match.txt"))
 
     def test_records_from_before_the_times_have_none(self):
         r = Record(record_line(["11x11 f6 e5", "A black", "void", "B died; solver ruled nothing (void)"]))
