@@ -72,7 +72,8 @@ pub struct SearchConfig {
     pub exploration: f32,
     /// The exploration constant at the root alone: only the root's choice
     /// is played, so how widely it looks is tuned apart from the tree
-    /// below it (docs/benchmarks.md, "The root's own exploration").
+    /// below it; narrower than the tree's, as matches chose
+    /// (docs/benchmarks.md, "The root's own exploration").
     pub root_exploration: f32,
     /// RAVE bias `b` of the minimum-error schedule; smaller trusts AMAF
     /// statistics longer.
@@ -113,7 +114,7 @@ impl Default for SearchConfig {
         SearchConfig {
             seed: 0x5eed,
             exploration: 0.1,
-            root_exploration: 0.1,
+            root_exploration: 0.03,
             rave_bias: 0.05,
             rave_prior: 1.0,
             expand_after: DEFAULT_EXPAND_AFTER,
