@@ -89,7 +89,7 @@ const PROVING_CASES: [(u8, &str, u64, u64); 3] = [
 const SEED_REFUTED: u64 = 0;
 
 /// The top level's move in each proving case, as the native build chose it.
-const PROVING_RECORDED: [&str; 3] = ["b8", "e7", "d8"];
+const PROVING_RECORDED: [&str; 3] = ["b8", "d7", "d8"];
 
 /// The top level's move (proof, then search, then check) in a proving case.
 fn top_level_move(case: (u8, &str, u64, u64)) -> String {
