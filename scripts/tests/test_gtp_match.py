@@ -22,7 +22,7 @@ SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
 
-from gtp_match import ENDINGS, Board, Record, read_records, record_line as written, wilson  # noqa: E402
+from gtp_match import ENDINGS, Board, Record, read_records, record_line, wilson  # noqa: E402
 
 
 def hexarena_binary():
@@ -69,7 +69,7 @@ DYING_ENGINE = textwrap.dedent("""
 """)
 
 
-def record_line(fields):
+def tab_joined(fields):
     return "\t".join(fields) + "\n"
 
 
@@ -122,7 +122,7 @@ class Interval(unittest.TestCase):
 
 
 class Records(unittest.TestCase):
-    GOOD = record_line(["5x5 a1 c3 b2", "B black", "w", "B stopped (gone); solver ruled w",
+    GOOD = tab_joined(["5x5 a1 c3 b2", "B black", "w", "B stopped (gone); solver ruled w",
                         "seconds from move 2: 0.051 0.120"])
 
     def test_a_record_reads_back(self):
@@ -132,13 +132,13 @@ class Records(unittest.TestCase):
         self.assertEqual(r.ending(), "stopped")
 
     def test_what_the_match_writes_reads_back(self):
-        line = written(11, ["f6", "e5", "d7"], True, None, "B died; solver ruled nothing (void)", [1.2345, 0.5])
+        line = record_line(11, ["f6", "e5", "d7"], True, None, "B died; solver ruled nothing (void)", [1.2345, 0.5])
         r = Record(line, "match.txt")
         self.assertEqual((r.size, r.moves, r.a_black, r.winner), (11, ["f6", "e5", "d7"], True, None))
         self.assertEqual((r.seconds, r.ending(), r.source), ([1.234, 0.5], "died", "match.txt"))
 
     def test_records_from_before_the_times_have_none(self):
-        r = Record(record_line(["11x11 f6 e5", "A black", "void", "B died; solver ruled nothing (void)"]))
+        r = Record(tab_joined(["11x11 f6 e5", "A black", "void", "B died; solver ruled nothing (void)"]))
         self.assertIsNone(r.winner)
         self.assertEqual(r.seconds, [])
         self.assertEqual(r.ending(), "died")
@@ -153,8 +153,8 @@ class Records(unittest.TestCase):
         }
         self.assertEqual(set(texts), set(ENDINGS))
         for kind, how in texts.items():
-            self.assertEqual(Record(record_line(["5x5 a1", "A black", "b", how])).ending(), kind)
-        self.assertEqual(Record(record_line(["5x5 a1", "A black", "b", "the cat"])).ending(), "other")
+            self.assertEqual(Record(tab_joined(["5x5 a1", "A black", "b", how])).ending(), kind)
+        self.assertEqual(Record(tab_joined(["5x5 a1", "A black", "b", "the cat"])).ending(), "other")
 
     def test_malformed_records_are_refused(self):
         bad = [
@@ -170,7 +170,7 @@ class Records(unittest.TestCase):
         ]
         for fields in bad:
             with self.assertRaises(ValueError, msg=fields):
-                Record(record_line(fields))
+                Record(tab_joined(fields))
 
     def test_a_bad_line_is_named_by_file_and_line(self):
         with tempfile.TemporaryDirectory() as tmp:
