@@ -191,7 +191,7 @@ impl BoundedCheck {
 mod tests {
     use super::*;
     use crate::engine::Record;
-    use crate::engine::search::SearchConfig;
+    use crate::engine::search::{SearchConfig, endgame};
     use crate::engine::solver::solve;
 
     fn game(text: &str) -> crate::engine::Game {
@@ -201,9 +201,8 @@ mod tests {
     /// The self-play position of endgame's check test and a 300-iteration
     /// search of it, with a seed whose favourite loses.
     fn searched() -> (crate::engine::Game, Searcher) {
-        let game = game("9x9 d4 g4 h2 f3 f6 e6 f5 e5 f4 e4");
-        let config = SearchConfig { seed: 0, ..SearchConfig::default() };
-        let mut search = Searcher::of_game(&game, config).unwrap();
+        let game = game(endgame::tests::CHECKED);
+        let mut search = Searcher::of_game(&game, endgame::tests::favouring_a_loss()).unwrap();
         search.run(300);
         (game, search)
     }

@@ -258,7 +258,7 @@ fn best_among(cells: &[Cell], analysis: &Analysis) -> Option<Cell> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::engine::Record;
     use crate::engine::search::SearchConfig;
@@ -372,18 +372,26 @@ mod tests {
         }
     }
 
+    /// A self-play position where a short search may favour a losing move.
+    pub(in crate::engine::search) const CHECKED: &str = "9x9 d4 g4 h2 f3 f6 e6 f5 e5 f4 e4";
+
+    /// Settings whose 300-iteration search of `CHECKED` favours a losing
+    /// move (the default seed's no longer does).
+    pub(in crate::engine::search) fn favouring_a_loss() -> SearchConfig {
+        SearchConfig { seed: 0, ..SearchConfig::default() }
+    }
+
     #[test]
     #[cfg_attr(debug_assertions, ignore = "a minute unoptimised; scripts/test.sh runs it in release")]
     fn a_choice_the_solver_refutes_alone_is_not_played() {
         // A position of a self-play game where a short search prefers a
         // losing move to others. No proof of the whole position here: the
         // check alone must keep the search off its losing favourite.
-        let game = Record::from_text("9x9 d4 g4 h2 f3 f6 e6 f5 e5 f4 e4", 9).unwrap().to_game(false).unwrap();
+        let game = Record::from_text(CHECKED, 9).unwrap().to_game(false).unwrap();
         let p = game.position().clone();
         let short = |s: &mut Searcher| s.run(ITERATIONS);
         const ITERATIONS: u64 = 300;
-        // A seed whose short search favours a losing move here.
-        let config = SearchConfig { seed: 0, ..SearchConfig::default() };
+        let config = favouring_a_loss();
         let mut unchecked = Searcher::of_game(&game, config).unwrap();
         short(&mut unchecked);
         let favourite = unchecked.best_move().unwrap();
