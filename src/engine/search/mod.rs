@@ -72,8 +72,7 @@ pub struct SearchConfig {
     pub exploration: f32,
     /// The exploration constant at the root alone: only the root's choice
     /// is played, so how widely it looks is tuned apart from the tree
-    /// below it; narrower than the tree's, as matches chose
-    /// (docs/benchmarks.md, "The root's own exploration").
+    /// below it (docs/benchmarks.md, "The root's own exploration").
     pub root_exploration: f32,
     /// RAVE bias `b` of the minimum-error schedule; smaller trusts AMAF
     /// statistics longer.
@@ -113,7 +112,7 @@ impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
             seed: 0x5eed,
-            exploration: 0.1,
+            exploration: 0.03,
             root_exploration: 0.03,
             rave_bias: 0.05,
             rave_prior: 1.0,
