@@ -438,7 +438,7 @@ mod tests {
     fn the_top_level_does_not_play_a_choice_the_solver_refutes() {
         // A self-play position (71 empty cells: no proof before the
         // search) where a short search may favour a losing move.
-        let game = Record::from_text("9x9 d4 g4 h2 f3 f6 e6 f5 e5 f4 e4", 9).unwrap().to_game(false).unwrap();
+        let game = Record::from_text(super::super::endgame::tests::CHECKED, 9).unwrap().to_game(false).unwrap();
         let p = game.position();
         assert_eq!(Level::Max.proof_positions(&game), None);
         let loses = |cell: Cell, budget: u64| {
