@@ -36,6 +36,7 @@ pub use color::{ByColor, Color};
 pub use connections::ListLimits;
 pub use error::{MoveError, NotationError, SizeError};
 pub use game::{Game, Move};
+pub use playout::balance;
 pub use position::Position;
 pub use record::{Record, RecordError, RecordErrorKind, RecordFormat};
 

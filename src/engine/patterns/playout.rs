@@ -98,7 +98,7 @@ impl Acceptance {
 /// The shape that `mover` sees in a code of absolute colours, or `None`
 /// for a code no board has. Blue reads the board transposed (see
 /// [`shape`]), which takes ring direction `k` to `5 - k`.
-fn mover_frame(code: usize, mover: Color) -> Option<u64> {
+pub(crate) fn mover_frame(code: usize, mover: Color) -> Option<u64> {
     let mut frame = 0u64;
     for k in 0..6 {
         let at = match mover {

@@ -14,6 +14,7 @@ use super::rng::Rng;
 use super::stones::Stones;
 use super::weighted_cells::WeightedCells;
 
+pub mod balance;
 mod near;
 
 use near::NearDraw;
