@@ -3,7 +3,7 @@
 //! average result matches those values.
 //!
 //!     cargo run --release --example balance_playouts -- label GAMES PLAY_ITERATIONS LABEL_ITERATIONS FILE [THREADS] [SEED] [SIZE]
-//!     cargo run --release --example balance_playouts -- fit EPOCHS RATE FILE... > playout-balanced.txt
+//!     cargo run --release --example balance_playouts -- fit EPOCHS RATE[:LIMIT] FILE... > playout-balanced.txt
 //!
 //! `label` plays GAMES self-play games on SIZE (11 unless told) from two
 //! random stones, each move the search's best after PLAY_ITERATIONS, cut at
@@ -13,7 +13,8 @@
 //! tab, the side to move's chance.
 //!
 //! `fit` holds every tenth position out, takes EPOCHS passes of balancing
-//! steps at RATE over the rest (two threads, 32 positions a step), and
+//! steps at RATE over the rest, each weight's logarithm kept within LIMIT
+//! (7 unless told) (two threads, 32 positions a step), and
 //! prints the playout pattern file of the epoch whose held-out error was
 //! lowest, with the cap to read it at (`tune_match … playout=CAP:FILE`).
 //! Epoch by epoch it reports on stderr the mean squared error of the
@@ -24,7 +25,7 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use hexarena::engine::balance::{Balancer, Balancing, Sample, Weights};
+use hexarena::engine::balance::{Balancer, Balancing, MAX_LOG, Sample, Weights};
 use hexarena::engine::search::{SearchConfig, Searcher};
 use hexarena::engine::{Cell, Game, Move, Record};
 
@@ -213,9 +214,18 @@ fn balancer_for<'a>(balancers: &'a mut Vec<Balancer>, size: u8, weights: &Weight
 }
 
 fn fit(args: &[String]) -> Result<(), String> {
-    let usage = "usage: balance_playouts fit EPOCHS RATE FILE...";
+    let usage = "usage: balance_playouts fit EPOCHS RATE[:LIMIT] FILE...";
     let epochs: usize = args.first().and_then(|a| a.parse().ok()).ok_or(usage)?;
-    let rate: f64 = args.get(1).and_then(|a| a.parse().ok()).filter(|r: &f64| *r > 0.0).ok_or(usage)?;
+    let (rate, limit) =
+        args.get(1).map_or(("", None), |a| a.split_once(':').map_or((a.as_str(), None), |(r, l)| (r, Some(l))));
+    let positive = |a: &str| a.parse().ok().filter(|r: &f64| *r > 0.0);
+    let rate: f64 = positive(rate).ok_or_else(|| format!("{usage}: RATE `{rate}` is not a positive number"))?;
+    let limit: f64 = match limit {
+        None => MAX_LOG,
+        Some(l) => positive(l)
+            .filter(|l| *l <= MAX_LOG)
+            .ok_or_else(|| format!("{usage}: LIMIT `{l}` is not a number from 0 to {MAX_LOG}"))?,
+    };
     let samples = samples_of(args.get(2..).filter(|p| !p.is_empty()).ok_or(usage)?)?;
     // Every tenth position is held out to choose the epoch by.
     let held: Vec<Sample> = samples.iter().step_by(10).cloned().collect();
@@ -224,7 +234,7 @@ fn fit(args: &[String]) -> Result<(), String> {
     if train.len() < BATCH || held.is_empty() {
         return Err(format!("{} positions are too few to fit and check", samples.len()));
     }
-    let how = Balancing { value_playouts: 16, gradient_playouts: 16, rate };
+    let how = Balancing { value_playouts: 16, gradient_playouts: 16, rate, limit };
     let mut weights = Weights::uniform();
     let uniform = error(&weights, &held, 1)?;
     eprintln!(
@@ -240,7 +250,7 @@ fn fit(args: &[String]) -> Result<(), String> {
         for batch in train.chunks(BATCH) {
             let (step, sq) = batch_step(&weights, batch, how, (epoch as u64) << 32 ^ batch.len() as u64)?;
             train_error += sq;
-            weights.apply(&step, how.rate / batch.len() as f64);
+            weights.apply(&step, how.rate / batch.len() as f64, how.limit);
         }
         let held_error = error(&weights, &held, epoch as u64)?;
         eprintln!(
@@ -255,7 +265,7 @@ fn fit(args: &[String]) -> Result<(), String> {
     let (table, cap) = best.to_patterns();
     let comment = format!(
         "Playout patterns (the six adjacent cells only) of hexarena's engine, by simulation balancing.\n\
-         Rebuilt by `examples/balance_playouts.rs fit {epochs} {rate}` from {} valued positions;\n\
+         Rebuilt by `examples/balance_playouts.rs fit {epochs} {rate}:{limit}` from {} valued positions;\n\
          epoch {best_epoch}: held-out squared error {best_error:.5} (uniform playouts {uniform:.5}).\n\
          Read with the cap {cap:.3} (tune_match playout={cap:.3}:FILE).\n\
          Each line: a shape in hexadecimal, then its weight's natural logarithm in thousandths.",

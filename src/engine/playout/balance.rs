@@ -28,7 +28,7 @@ use super::{BLUE, BridgePlayouts, EMPTY, RED, code};
 pub const MAX_SIZE: u8 = 11;
 
 /// The largest size of a logarithmic weight: keeps every cell drawable.
-const MAX_LOG: f64 = 7.0;
+pub const MAX_LOG: f64 = 7.0;
 
 /// A position and the judge's value of it.
 #[derive(Clone, Debug)]
@@ -135,6 +135,9 @@ pub struct Balancing {
     /// Further playouts that estimate its gradient.
     pub gradient_playouts: usize,
     pub rate: f64,
+    /// The largest size a weight's logarithm may take (up to
+    /// [`MAX_LOG`]): a small one keeps the playouts near uniform.
+    pub limit: f64,
 }
 
 /// Plays out samples with given weights, recording what the gradient
@@ -289,13 +292,15 @@ impl Balancer {
 }
 
 impl Weights {
-    /// Moves the weights by `step` times `rate`, the open cell's weight
-    /// held at 1 (the draw depends only on ratios).
-    pub fn apply(&mut self, step: &[f64], rate: f64) {
+    /// Moves the weights by `step` times `rate`, each logarithm kept within
+    /// `limit` and the open cell's weight held at 1 (the draw depends only
+    /// on ratios).
+    pub fn apply(&mut self, step: &[f64], rate: f64, limit: f64) {
+        let limit = limit.clamp(0.0, MAX_LOG);
         let open = self.index(0);
         for (i, (l, s)) in self.logs.iter_mut().zip(step).enumerate() {
             if i != open {
-                *l = (*l + rate * s).clamp(-MAX_LOG, MAX_LOG);
+                *l = (*l + rate * s).clamp(-limit, limit);
             }
         }
     }
@@ -364,11 +369,11 @@ mod tests {
         let mut balancer = Balancer::new(5, &weights).unwrap();
         let mut rng = Rng::new(7);
         let before = balancer.estimate(&sample, 4000, &mut rng);
-        let how = Balancing { value_playouts: 16, gradient_playouts: 16, rate: 4.0 };
+        let how = Balancing { value_playouts: 16, gradient_playouts: 16, rate: 4.0, limit: MAX_LOG };
         for _ in 0..500 {
             let mut step = vec![0.0; weights.len()];
             balancer.accumulate(&sample, how, &mut rng, &mut step);
-            weights.apply(&step, how.rate);
+            weights.apply(&step, how.rate, how.limit);
             balancer.set_weights(&weights);
         }
         let after = balancer.estimate(&sample, 4000, &mut rng);
@@ -381,7 +386,7 @@ mod tests {
     fn weights_read_back_from_their_pattern_table() {
         let mut weights = Weights::uniform();
         let step: Vec<f64> = (0..weights.len()).map(|i| (i % 7) as f64 - 3.0).collect();
-        weights.apply(&step, 0.5);
+        weights.apply(&step, 0.5, MAX_LOG);
         let (table, cap) = weights.to_patterns();
         let back = Weights::from_patterns(&table);
         assert!(weights.logs.iter().zip(&back.logs).all(|(a, b)| (a - b).abs() < 2e-3));
