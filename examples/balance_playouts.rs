@@ -22,7 +22,6 @@
 //! uniform playouts' first.
 
 use std::io::Write;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use hexarena::engine::balance::{Balancer, Balancing, MAX_LOG, Sample, Weights};
@@ -36,17 +35,17 @@ const BATCH: usize = 32;
 /// Playouts per held-out position when the error is measured.
 const MEASURE: usize = 256;
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
+#[path = "shared/run.rs"]
+mod run;
+#[path = "shared/self_play.rs"]
+mod self_play;
+
+fn main() -> std::process::ExitCode {
+    run::main_with(|args| match args.first().map(String::as_str) {
         Some("label") => label(&args[1..]),
         Some("fit") => fit(&args[1..]),
         _ => Err("usage: balance_playouts label|fit … (see the file's notes)".into()),
-    };
-    if let Err(e) = result {
-        eprintln!("{e}");
-        std::process::exit(2);
-    }
+    })
 }
 
 /// A small generator for choices outside the engine (openings, plies).
@@ -67,16 +66,10 @@ fn self_play(size: u8, iterations: u64, seed: u64) -> Option<Game> {
         game.play(Move::Place(Cell::from_index(c as usize, size))).ok()?;
     }
     let mut x = seed;
-    while game.winner().is_none() {
+    self_play::play_on(game, iterations, SearchConfig::default(), || {
         x = mix(x);
-        let mut search = Searcher::of_game(&game, SearchConfig { seed: x, ..SearchConfig::default() }).ok()?;
-        search.run(iterations);
-        if search.proven().is_some() {
-            break;
-        }
-        game.play(Move::Place(search.best_move()?)).ok()?;
-    }
-    Some(game)
+        x
+    })
 }
 
 /// The side to move's chance after `game`'s first `plies` moves, by a
@@ -116,12 +109,7 @@ fn label(args: &[String]) -> Result<(), String> {
         .ok()
         .filter(|&s| s <= hexarena::engine::balance::MAX_SIZE && Game::new(s, false).is_ok())
         .ok_or_else(|| format!("{usage}: SIZE {size} is not a board the balancer plays"))?;
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("cannot open {path}: {e}"))?;
-    let out = Mutex::new(file);
+    let out = self_play::appending(path)?;
     let started = Instant::now();
     std::thread::scope(|scope| {
         for t in 0..threads {
@@ -172,34 +160,35 @@ fn samples_of(paths: &[String]) -> Result<Vec<Sample>, String> {
     Ok(samples)
 }
 
-/// The mean squared error of the playouts' estimates over `samples`.
-fn error(weights: &Weights, samples: &[Sample], seed: u64) -> Result<f64, String> {
+/// `work` on each half of `samples` at once (this machine's two cores),
+/// given the half's number and a balancer for each board size.
+fn on_two_threads<T: Send>(
+    samples: &[Sample],
+    work: impl Fn(usize, &[Sample], &mut Vec<Balancer>) -> Result<T, String> + Sync,
+) -> Result<Vec<T>, String> {
     let halves: Vec<&[Sample]> = samples.chunks(samples.len().div_ceil(2).max(1)).collect();
-    let sums: Vec<Result<f64, String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = halves
-            .iter()
-            .enumerate()
-            .map(|(t, part)| {
-                scope.spawn(move || -> Result<f64, String> {
-                    let mut rng = hexarena::engine::balance::Rng::new(seed ^ t as u64);
-                    let mut sum = 0.0;
-                    let mut balancers: Vec<Balancer> = Vec::new();
-                    for s in part.iter() {
-                        let b = balancer_for(&mut balancers, s.size(), weights)?;
-                        let e = s.value() - b.estimate(s, MEASURE, &mut rng);
-                        sum += e * e;
-                    }
-                    Ok(sum)
-                })
-            })
-            .collect();
+    let work = &work;
+    let parts: Vec<Result<T, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> =
+            halves.iter().enumerate().map(|(t, part)| scope.spawn(move || work(t, part, &mut Vec::new()))).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a thread failed".into()))).collect()
     });
-    let mut total = 0.0;
-    for s in sums {
-        total += s?;
-    }
-    Ok(total / samples.len().max(1) as f64)
+    parts.into_iter().collect()
+}
+
+/// The mean squared error of the playouts' estimates over `samples`.
+fn error(weights: &Weights, samples: &[Sample], seed: u64) -> Result<f64, String> {
+    let sums = on_two_threads(samples, |t, part, balancers| {
+        let mut rng = hexarena::engine::balance::Rng::new(seed ^ t as u64);
+        let mut sum = 0.0;
+        for s in part {
+            let b = balancer_for(balancers, s.size(), weights)?;
+            let e = s.value() - b.estimate(s, MEASURE, &mut rng);
+            sum += e * e;
+        }
+        Ok(sum)
+    })?;
+    Ok(sums.iter().sum::<f64>() / samples.len().max(1) as f64)
 }
 
 /// The balancer for `size` among `balancers`, made with `weights` if new.
@@ -278,31 +267,19 @@ fn fit(args: &[String]) -> Result<(), String> {
 /// One balancing step over `batch`, split between two threads: the summed
 /// step and squared errors.
 fn batch_step(weights: &Weights, batch: &[Sample], how: Balancing, seed: u64) -> Result<(Vec<f64>, f64), String> {
-    let halves: Vec<&[Sample]> = batch.chunks(batch.len().div_ceil(2).max(1)).collect();
-    let parts: Vec<Result<(Vec<f64>, f64), String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = halves
-            .iter()
-            .enumerate()
-            .map(|(t, part)| {
-                scope.spawn(move || -> Result<(Vec<f64>, f64), String> {
-                    let mut rng = hexarena::engine::balance::Rng::new(mix(seed ^ t as u64));
-                    let mut step = vec![0.0; weights.len()];
-                    let mut sq = 0.0;
-                    let mut balancers: Vec<Balancer> = Vec::new();
-                    for s in part.iter() {
-                        let b = balancer_for(&mut balancers, s.size(), weights)?;
-                        sq += b.accumulate(s, how, &mut rng, &mut step);
-                    }
-                    Ok((step, sq))
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a thread failed".into()))).collect()
-    });
+    let parts = on_two_threads(batch, |t, part, balancers| {
+        let mut rng = hexarena::engine::balance::Rng::new(mix(seed ^ t as u64));
+        let mut step = vec![0.0; weights.len()];
+        let mut sq = 0.0;
+        for s in part {
+            let b = balancer_for(balancers, s.size(), weights)?;
+            sq += b.accumulate(s, how, &mut rng, &mut step);
+        }
+        Ok((step, sq))
+    })?;
     let mut step = vec![0.0; weights.len()];
     let mut sq = 0.0;
-    for part in parts {
-        let (s, e) = part?;
+    for (s, e) in parts {
         for (a, b) in step.iter_mut().zip(&s) {
             *a += b;
         }

@@ -30,13 +30,15 @@
 //! same figures `fit` prints about its own games.
 
 use std::io::Write;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use hexarena::engine::patterns::Patterns;
 use hexarena::engine::patterns::mm::{Extent, Fitting, Sample, fit, predict};
-use hexarena::engine::search::{DEFAULT_PRIOR_WEIGHT, SearchConfig, Searcher};
+use hexarena::engine::search::{DEFAULT_PRIOR_WEIGHT, SearchConfig};
 use hexarena::engine::{Cell, Game, Move, Record};
+
+#[path = "shared/self_play.rs"]
+mod self_play;
 
 const DEFAULT_SIZES: [u8; 3] = [9, 11, 13];
 
@@ -51,17 +53,11 @@ fn self_play(size: u8, iterations: u64, seed: u64, prior_weight: f32) -> Option<
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 16;
     let opening = Cell::from_index((x % (size as u64 * size as u64)) as usize, size);
     game.play(Move::Place(opening)).ok()?;
-    while game.winner().is_none() {
+    let config = SearchConfig { prior_weight, ..SearchConfig::default() };
+    self_play::play_on(game, iterations, config, || {
         x = x.wrapping_add(1);
-        let config = SearchConfig { seed: seed ^ x, prior_weight, ..SearchConfig::default() };
-        let mut search = Searcher::of_game(&game, config).ok()?;
-        search.run(iterations);
-        if search.proven().is_some() {
-            break;
-        }
-        game.play(Move::Place(search.best_move()?)).ok()?;
-    }
-    Some(game)
+        seed ^ x
+    })
 }
 
 fn play(args: &[String]) -> Result<(), String> {
@@ -101,12 +97,7 @@ fn play(args: &[String]) -> Result<(), String> {
             .filter(|w: &f32| w.is_finite() && *w >= 0.0)
             .ok_or_else(|| format!("{usage}: PRIOR_WEIGHT `{a}` is not a weight of 0 or more"))?,
     };
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("cannot open {path}: {e}"))?;
-    let out = Mutex::new(file);
+    let out = self_play::appending(path)?;
     let started = Instant::now();
     std::thread::scope(|scope| {
         for t in 0..threads {

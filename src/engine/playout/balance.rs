@@ -22,7 +22,7 @@ use super::super::patterns::{Patterns, shape};
 use super::super::position::Position;
 pub use super::super::rng::Rng;
 use super::super::stones::Stones;
-use super::{BLUE, BridgePlayouts, EMPTY, RED, code};
+use super::{BridgePlayouts, EMPTY, RED, code, with_stone};
 
 /// The largest board the balancer plays on (its boards are 128-bit sets).
 pub const MAX_SIZE: u8 = 11;
@@ -199,13 +199,7 @@ impl Balancer {
         let from = &sample.stones;
         let p = &mut self.playouts;
         let cells = p.cells();
-        p.owner[..cells].fill(EMPTY);
-        for i in from.red.ones() {
-            p.owner[i] = RED;
-        }
-        for i in from.blue.ones() {
-            p.owner[i] = BLUE;
-        }
+        p.set_board(from);
         self.empties.clear();
         self.empties.extend(from.empty_cells(&self.masks).ones().map(|i| i as u16));
         for &c in &self.empties {
@@ -226,10 +220,9 @@ impl Balancer {
             let colour = code(mover);
             let p = &mut self.playouts;
             p.owner[cell] = colour;
-            let bits = if colour == RED { super::weights::RED } else { super::weights::BLUE };
             for (k, &n) in p.adjacent[cell].iter().enumerate() {
                 if p.owner[n as usize] == EMPTY {
-                    self.codes[n as usize] |= (bits << (2 * ((k + 3) % 6))) as u16;
+                    self.codes[n as usize] = with_stone(self.codes[n as usize], k, colour);
                 }
             }
             mover = mover.opponent();

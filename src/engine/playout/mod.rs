@@ -106,6 +106,14 @@ fn code(colour: Color) -> u8 {
     }
 }
 
+/// The code of the empty cell in ring direction `k` from a cell `colour`
+/// just took: seen from that neighbour, the stone lies the opposite way.
+#[inline]
+fn with_stone(code: u16, k: usize, colour: u8) -> u16 {
+    let bits = if colour == RED { weights::RED } else { weights::BLUE };
+    code | (bits << (2 * ((k + 3) % 6))) as u16
+}
+
 /// The neighbour offsets in ring order: each is adjacent to the next.
 const RING: [(i8, i8); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 
@@ -254,14 +262,12 @@ impl<B: Bits> BridgePlayouts<B> {
     fn update_weighted(&mut self, cell: usize, colour: u8) {
         let Some(acceptance) = &self.acceptance else { return };
         self.weighted.set(cell, [0, 0]);
-        let bits = if colour == RED { weights::RED } else { weights::BLUE };
         for (k, &at) in self.adjacent[cell].iter().enumerate() {
             // An edge's entry holds its owner, so it is never empty.
             if self.owner[at as usize] != EMPTY {
                 continue;
             }
-            // Seen from the neighbour, the stone lies the opposite way.
-            let code = self.codes[at as usize] as usize | bits << (2 * ((k + 3) % 6));
+            let code = with_stone(self.codes[at as usize], k, colour) as usize;
             self.codes[at as usize] = code as u16;
             self.weighted.set(at as usize, Self::weights_of(acceptance, code));
         }
@@ -284,9 +290,8 @@ impl<B: Bits> BridgePlayouts<B> {
         None
     }
 
-    /// Plays the game out from `from` and returns the final board: every
-    /// cell taken, so exactly one side has won.
-    pub fn run(&mut self, from: &Stones<B>, empties: &[u16], rng: &mut Rng) -> Stones<B> {
+    /// Sets `owner` to the stones of `from`.
+    fn set_board(&mut self, from: &Stones<B>) {
         let cells = self.cells();
         self.owner[..cells].fill(EMPTY);
         for i in from.red.ones() {
@@ -295,6 +300,12 @@ impl<B: Bits> BridgePlayouts<B> {
         for i in from.blue.ones() {
             self.owner[i] = BLUE;
         }
+    }
+
+    /// Plays the game out from `from` and returns the final board: every
+    /// cell taken, so exactly one side has won.
+    pub fn run(&mut self, from: &Stones<B>, empties: &[u16], rng: &mut Rng) -> Stones<B> {
+        self.set_board(from);
         self.order.clear();
         self.order.extend_from_slice(empties);
         self.start_weighted(empties);
