@@ -18,7 +18,9 @@
 //! first, 0 by default here, unlike the GTP engine) and `prove_empty` (the
 //! most empty cells it is tried with), `check` (the look at the search's
 //! choices before one is played, as `hexarena gtp --check`:
-//! `SHARE[:MAX_EMPTY[:CHOICES]]`, off by default here), and `reuse`
+//! `SHARE[:MAX_EMPTY[:CHOICES]]`, off by default here), `refute` (the
+//! fast checks' look at the best moves, as `hexarena gtp --refute`:
+//! `CHOICES[:MAX_EMPTY]`, off by default here), and `reuse`
 //! (`true`: keep the tree
 //! from move to move, as the GTP engine and the worker do; and the
 //! solver's table with it, as the GTP engine does) (`-` for the
@@ -39,6 +41,7 @@ use hexarena::engine::patterns::Patterns;
 use hexarena::engine::patterns::playout::{self, PlayoutPolicy};
 use hexarena::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock};
 use hexarena::engine::search::endgame::{self, Checking, DEFAULT_PROVING, Proofs, Proving};
+use hexarena::engine::search::refute::Refuting;
 use hexarena::engine::search::{Following, SearchConfig, settings};
 use hexarena::engine::{Cell, Color, Game, Move};
 
@@ -64,6 +67,10 @@ struct Side {
     proofs: Proofs,
     iterations: u64,
     seconds: f64,
+    /// Moves the fast checks' look took from the root (`refute`), and
+    /// positions it proved won.
+    refuted: u64,
+    won: u64,
 }
 
 /// The time each move gets.
@@ -91,6 +98,7 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
     };
     let search = side.following.search(game, side.settings.config).expect("a game in progress");
     let before = search.iterations();
+    let (refuted_before, won_before) = (side.proofs.refuted(), side.proofs.won());
     let spending = side.settings.spending;
     let verdict = endgame::think(
         game.position(),
@@ -119,6 +127,8 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
         },
     );
     side.iterations += search.iterations() - before;
+    side.refuted += side.proofs.refuted() - refuted_before;
+    side.won += side.proofs.won() - won_before;
     side.seconds += started.elapsed().as_secs_f64();
     endgame::choose(&verdict, search).expect("a move")
 }
@@ -215,6 +225,7 @@ fn settings(spec: &str) -> Result<Settings, String> {
             "prove" => proving.share = value.parse().map_err(|e| bad(&e))?,
             "prove_empty" => proving.max_empty = value.parse().map_err(|e| bad(&e))?,
             "check" => proving.check = value.parse::<Checking>().map_err(|e| format!("check: {e}"))?,
+            "refute" => proving.refute = value.parse::<Refuting>().map_err(|e| format!("refute: {e}"))?,
             "reuse" => reuse = value.parse().map_err(|e| bad(&e))?,
             "time" => {
                 spending = match value {
@@ -301,6 +312,8 @@ fn main() -> std::process::ExitCode {
         proofs: Proofs::new(),
         iterations: 0,
         seconds: 0.0,
+        refuted: 0,
+        won: 0,
     };
     let (mut with, mut without) = (side(on), side(off));
     let cells: Vec<Cell> = (0..size as usize * size as usize).map(|i| Cell::from_index(i, size)).collect();
@@ -326,7 +339,8 @@ fn main() -> std::process::ExitCode {
     let time = count.unwrap_or(time);
     println!(
         "{size}x{size}, {time} {}, {challenger} against {baseline}: {wins}/{games} = {:.1}% (95% {:.1}–{:.1}%); \
-         iterations/s {:.0} against {:.0}; thinking a game {:.2} s against {:.2} s",
+         iterations/s {:.0} against {:.0}; thinking a game {:.2} s against {:.2} s; \
+         the look refuted {} moves and proved {} wins against {} and {}",
         match budget {
             Budget::Game(_) => "a game",
             Budget::Iterations(_) => "iterations a move",
@@ -339,6 +353,10 @@ fn main() -> std::process::ExitCode {
         without.iterations as f64 / without.seconds,
         with.seconds / games as f64,
         without.seconds / games as f64,
+        with.refuted,
+        with.won,
+        without.refuted,
+        without.won,
     );
     std::process::ExitCode::SUCCESS
 }

@@ -126,6 +126,8 @@ fn bad_command_lines_are_refused_with_a_reason() {
         (&["gtp", "--time-per-move", "1", "--extend", "NaN"][..], "'NaN' is not a valid value for --extend"),
         (&["gtp", "--search", "near=3"][..], "--search: near: '3' is not none or ADJACENT:TWO"),
         (&["gtp", "--search", "speed=9"][..], "--search: unknown setting 'speed'"),
+        (&["gtp", "--refute", "3:0"][..], "--refute: `3:0` is not CHOICES[:MAX_EMPTY]"),
+        (&["gtp", "--check", "2"][..], "--check: `2` is not SHARE[:MAX_EMPTY[:CHOICES]]"),
     ] {
         let (ok, out, err) = hexarena(args, "");
         assert!(!ok && err.contains(says) && out.is_empty(), "{args:?}: {err}");

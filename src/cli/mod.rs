@@ -12,6 +12,7 @@ use self::args::{Args, parse_duration};
 use self::gtp::{Gtp, GtpOptions};
 use self::thinking_clock::{ClockKind, ThinkingClock};
 use crate::engine::search::endgame::Checking;
+use crate::engine::search::refute::Refuting;
 use crate::engine::search::{Level, SearchConfig, settings};
 
 const HELP: &str = "hexarena — a Hex platform
@@ -19,7 +20,7 @@ const HELP: &str = "hexarena — a Hex platform
 usage:
   hexarena                      serve the web app (LEPTOS_SITE_ADDR, LEPTOS_SITE_ROOT)
   hexarena gtp [--level L] [--time-per-move SECONDS [--cpu-time] [--extend F]] [--no-swap] [--search S]
-               [--check SHARE[:MAX_EMPTY[:CHOICES]]]
+               [--check SHARE[:MAX_EMPTY[:CHOICES]]] [--refute CHOICES[:MAX_EMPTY]]
                                 the engine over GTP on stdin/stdout (HexGui, MoHex);
                                 --cpu-time counts the time per move in CPU time of
                                 the search thread (fair matches on a busy machine);
@@ -32,7 +33,9 @@ usage:
                                 patterns, near, lists);
                                 --check keeps SHARE of a timed move (0 to 0.9) for the solver
                                 to look at the search's CHOICES best moves alone (3), with at
-                                most MAX_EMPTY empty cells, before one is played (0: never)
+                                most MAX_EMPTY empty cells, before one is played (0: never);
+                                --refute has the fast checks with captured sets look at the
+                                search's CHOICES best moves first (0: never)
   hexarena analyze --size N [--moves \"a1 b2\"] [--time 2s | --playouts N] [--top N] [--swap]
                                 a position's best moves as JSON
   hexarena bench [--quick]      engine speed: playouts/s and search iterations/s
@@ -97,7 +100,8 @@ fn bench(rest: &[String]) -> Result<(), args::ArgsError> {
 fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
     let usage = concat!(
         "usage: hexarena gtp [--level beginner|casual|strong|max] [--time-per-move SECONDS [--cpu-time]] ",
-        "[--extend FACTOR] [--no-swap] [--search NAME=VALUE,...] [--check SHARE[:MAX_EMPTY[:CHOICES]]]"
+        "[--extend FACTOR] [--no-swap] [--search NAME=VALUE,...] [--check SHARE[:MAX_EMPTY[:CHOICES]]] \
+         [--refute CHOICES[:MAX_EMPTY]]"
     );
     let mut a = Args::new(rest, usage);
     let level = match a.value("--level")? {
@@ -123,6 +127,10 @@ fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
         Some(spec) => Some(spec.parse::<Checking>().map_err(|e| args::ArgsError(format!("--check: {e}\n{usage}")))?),
         None => None,
     };
+    let refute = match a.value("--refute")? {
+        Some(spec) => Some(spec.parse::<Refuting>().map_err(|e| args::ArgsError(format!("--refute: {e}\n{usage}")))?),
+        None => None,
+    };
     a.finish()?;
     if extend.is_some() && time_per_move.is_none() {
         return Err(args::ArgsError(format!("--extend goes with --time-per-move SECONDS\n{usage}")));
@@ -134,7 +142,7 @@ fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
         ThinkingClock::start(clock).map_err(|e| args::ArgsError(e.to_string()))?;
     }
     let extend = extend.unwrap_or(1.0);
-    let mut session = Gtp::new(GtpOptions { level, time_per_move, clock, extend, swap, search, check });
+    let mut session = Gtp::new(GtpOptions { level, time_per_move, clock, extend, swap, search, check, refute });
     let stdin = std::io::stdin();
     session.run(stdin.lock(), std::io::stdout().lock()).map_err(|e| args::ArgsError(format!("i/o error: {e}")))
 }

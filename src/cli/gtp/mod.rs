@@ -17,6 +17,7 @@ use super::thinking_clock::{ClockKind, ThinkingClock};
 use crate::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock, unsettled};
 use crate::engine::search::endgame::{self, Checking, Proofs, Proving};
 use crate::engine::search::level::{choose_move_with, move_budget, swaps, timed_proving};
+use crate::engine::search::refute::Refuting;
 use crate::engine::search::{Following, Level, SearchConfig, Searcher};
 use crate::engine::solver::Verdict;
 use crate::engine::{Cell, Color, Game, MAX_SIZE, MIN_SIZE, Move};
@@ -40,6 +41,9 @@ pub struct GtpOptions {
     /// The check of a timed move's choice before it is played; `None`:
     /// the engine's default.
     pub check: Option<Checking>,
+    /// The fast checks' look at a timed move's best choices; `None`: the
+    /// engine's default.
+    pub refute: Option<Refuting>,
 }
 
 impl Default for GtpOptions {
@@ -52,6 +56,7 @@ impl Default for GtpOptions {
             swap: true,
             search: SearchConfig::default(),
             check: None,
+            refute: None,
         }
     }
 }
@@ -289,9 +294,10 @@ impl Gtp {
     /// How a timed move shares its time with the solver here.
     fn proving(&self) -> Proving {
         let proving = timed_proving(&self.game);
-        match self.options.check {
-            Some(check) => Proving { check, ..proving },
-            None => proving,
+        Proving {
+            check: self.options.check.unwrap_or(proving.check),
+            refute: self.options.refute.unwrap_or(proving.refute),
+            ..proving
         }
     }
 

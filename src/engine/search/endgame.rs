@@ -14,10 +14,11 @@
 use std::time::Duration;
 
 use super::bounded::BoundedCheck;
+use super::refute::{self, Refuting, refuting_limits};
 use super::{Analysis, Searcher};
 use crate::engine::cell::Cell;
 use crate::engine::position::Position;
-use crate::engine::solver::{Prover, Verdict};
+use crate::engine::solver::{FastChecks, Prover, Verdict};
 
 /// When and how long to look for a proof.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,6 +30,9 @@ pub struct Proving {
     pub max_empty: usize,
     /// The look at the search's own choice before it is played.
     pub check: Checking,
+    /// The fast checks' look at the search's best moves, before the
+    /// solver's.
+    pub refute: Refuting,
 }
 
 /// How the search's choice is checked before it is played: the solver
@@ -88,7 +92,8 @@ pub const DEFAULT_CHECKING: Checking = Checking { share: 0.2, max_empty: 100, ch
 
 /// What the GTP engine does on 9×9 and most boards. The measurements
 /// behind it are in docs/benchmarks.md.
-pub const DEFAULT_PROVING: Proving = Proving { share: 0.25, max_empty: 70, check: DEFAULT_CHECKING };
+pub const DEFAULT_PROVING: Proving =
+    Proving { share: 0.25, max_empty: 70, check: DEFAULT_CHECKING, refute: Refuting::OFF };
 
 /// On 11×11 the proof starts from the thirtieth stone (91 empty cells)
 /// instead of the fifty-first: the games against MoHex are decided there,
@@ -133,6 +138,11 @@ impl Proving {
 #[derive(Default)]
 pub struct Proofs {
     prover: Option<Prover>,
+    checks: Option<FastChecks>,
+    /// Moves the fast checks' look took from the root so far.
+    refuted: u64,
+    /// Positions the look proved won and cut to their winning moves.
+    won: u64,
 }
 
 impl Proofs {
@@ -183,6 +193,35 @@ impl Proofs {
         check.cut(search);
         self.prover = Some(check.into_prover());
     }
+
+    /// The fast checks' look at `search`'s `choices` best moves
+    /// ([`refute::refute`]), with checks kept for the game's board.
+    fn refute(&mut self, position: &Position, search: &mut Searcher, choices: usize) -> refute::Look {
+        let n = position.size();
+        let checks = match self.checks.as_mut() {
+            Some(checks) if checks.size() == n => checks,
+            _ => self.checks.insert(FastChecks::new(n, refuting_limits())),
+        };
+        let look = refute::refute(checks, position, search, choices);
+        match &look {
+            refute::Look::Refuted(moves) => self.refuted += moves.len() as u64,
+            refute::Look::Won(_) => self.won += 1,
+            refute::Look::Unchanged => {}
+        }
+        look
+    }
+
+    /// How many moves the fast checks' look has taken from the root in
+    /// all (to measure how often it acts).
+    pub fn refuted(&self) -> u64 {
+        self.refuted
+    }
+
+    /// How many positions the look has proved won and cut to the moves
+    /// that keep the win.
+    pub fn won(&self) -> u64 {
+        self.won
+    }
 }
 
 /// What the solver found in a move's share of time.
@@ -219,6 +258,9 @@ pub fn think(
             }
             let kept = proving.check.time(position, time);
             search_rest(search, time.saturating_sub(kept));
+            if proving.refute.applies(position) {
+                proofs.refute(position, search, proving.refute.choices);
+            }
             if !kept.is_zero() {
                 proofs.check_choices(position, search, proving.check.choices, time, &mut elapsed);
             }
@@ -270,7 +312,7 @@ pub(super) mod tests {
 
     #[test]
     fn the_solver_is_tried_only_late_enough_and_for_its_share() {
-        let proving = Proving { share: 0.25, max_empty: 70, check: Checking::OFF };
+        let proving = Proving { share: 0.25, max_empty: 70, check: Checking::OFF, refute: Refuting::OFF };
         let early = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4");
         let late = position("9x9 e5 d6 c7 f4 g3 d4 f5 c6 b8 e4 f3");
         assert_eq!(early.empty_cells().count(), 71);
@@ -322,7 +364,7 @@ pub(super) mod tests {
         // not change that: Red to move wins, but not with every move.
         let p = Record::from_text("5x5 c3 b4", 5).unwrap().to_game(false).unwrap().position().clone();
         let mut search = Searcher::new(&p, SearchConfig::default()).unwrap();
-        let all_the_time = Proving { share: 1.0, max_empty: 25, check: Checking::OFF };
+        let all_the_time = Proving { share: 1.0, max_empty: 25, check: Checking::OFF, refute: Refuting::OFF };
         let verdict = think(
             &p,
             &mut search,
@@ -350,7 +392,7 @@ pub(super) mod tests {
         let root_moves = |s: &Searcher| s.analysis(usize::MAX).moves.iter().map(|m| m.cell).collect::<Vec<_>>();
         let before = root_moves(&search);
         let mut proofs = Proofs::new();
-        let all_the_time = Proving { share: 1.0, max_empty: 81, check: Checking::OFF };
+        let all_the_time = Proving { share: 1.0, max_empty: 81, check: Checking::OFF, refute: Refuting::OFF };
         // Four slices of the solver: not enough to decide the position.
         let mut slices = 0;
         let four_slices = || {
@@ -403,7 +445,7 @@ pub(super) mod tests {
         assert!(loses(favourite, 2_000_000), "the search's {favourite} does not lose: nothing to check");
 
         let check = Checking { share: 0.5, max_empty: 81, choices: 81 };
-        let proving = Proving { share: 0.0, max_empty: 81, check };
+        let proving = Proving { share: 0.0, max_empty: 81, check, refute: Refuting::OFF };
         let mut search = Searcher::of_game(&game, config).unwrap();
         // A clock that runs out after 200 of the solver's slices.
         let mut looks = 0;
@@ -419,6 +461,47 @@ pub(super) mod tests {
         let played = choose(&verdict, &search).unwrap();
         assert_ne!(played, favourite);
         assert!(!loses(played, 100_000), "{played} loses too");
+    }
+
+    #[test]
+    fn the_fast_checks_look_runs_after_the_search_when_asked() {
+        // Blue to move, from `refute`'s tests: two moves after which the
+        // captured sets prove Red's win.
+        let text = "11x11 h10 e8 e7 g6 f7 g7 f8 g8 g5 h5 h4 i4 i3 f6 f5 e6 e5 c6 d4 e4 d5 c4 c5";
+        let game = Record::from_text(text, 11).unwrap().to_game(false).unwrap();
+        let p = game.position().clone();
+        let mut checks = FastChecks::new(11, refuting_limits());
+        let root = Searcher::of_game(&game, SearchConfig::default()).unwrap().analysis(usize::MAX);
+        let lost: Vec<Cell> = root
+            .moves
+            .iter()
+            .map(|m| m.cell)
+            .filter(|&c| {
+                let mut q = p.clone();
+                q.play(c).unwrap();
+                checks.mover_wins(&q)
+            })
+            .collect();
+        assert!(lost.len() >= 2 && lost.len() < root.moves.len(), "{} of {} refuted", lost.len(), root.moves.len());
+        let two = [lost[0], lost[1]];
+        let looks = |refute: Refuting| {
+            let proving = Proving { share: 0.0, max_empty: 0, check: Checking::OFF, refute };
+            let mut search = Searcher::of_game(&game, SearchConfig::default()).unwrap();
+            assert!(search.keep_root_moves(&two));
+            let mut proofs = Proofs::new();
+            let no_time = || Duration::ZERO;
+            let verdict =
+                think(&p, &mut search, &mut proofs, proving, Duration::from_secs(1), no_time, |s, _| s.run(300));
+            assert_eq!(verdict, Verdict::Unknown);
+            (proofs.refuted(), search.analysis(usize::MAX).moves.len())
+        };
+        // Looking at the best move alone cuts it; looking at both cuts
+        // nothing, as one move must stay.
+        assert_eq!(looks(Refuting { choices: 1, max_empty: usize::MAX }), (1, 1));
+        assert_eq!(looks(Refuting { choices: 2, max_empty: usize::MAX }), (0, 2));
+        assert_eq!(looks(Refuting::OFF), (0, 2));
+        // Out of its reach (98 empty cells), the look is not taken.
+        assert_eq!(looks(Refuting { choices: 1, max_empty: 90 }), (0, 2));
     }
 
     #[test]

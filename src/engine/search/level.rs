@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bounded::{BoundedCheck, BoundedProof};
 use super::endgame::{self, Checking, DEFAULT_CHECKING, DEFAULT_PROVING, Proving};
+use super::refute::Refuting;
 use super::{Analysis, DEFAULT_PRIOR_WEIGHT, SearchConfig, Searcher};
 use crate::engine::cell::Cell;
 use crate::engine::game::{Game, Move};
@@ -192,7 +193,7 @@ pub fn swap_proof_positions(game: &Game) -> Option<u64> {
 /// misjudges many 7×7 openings that a proof settles (docs/benchmarks.md).
 pub fn timed_proving(game: &Game) -> Proving {
     match swap_proof_positions(game) {
-        Some(_) => Proving { share: 0.75, max_empty: usize::MAX, check: Checking::OFF },
+        Some(_) => Proving { share: 0.75, max_empty: usize::MAX, check: Checking::OFF, refute: Refuting::OFF },
         None => endgame::timed_default(game.size()),
     }
 }

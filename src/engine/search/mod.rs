@@ -11,6 +11,7 @@ pub mod endgame;
 pub mod follow;
 pub mod level;
 mod mcts;
+pub mod refute;
 pub mod settings;
 
 use std::fmt;

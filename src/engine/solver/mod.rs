@@ -69,6 +69,66 @@ impl<B: Bits> Knowledge<B> {
 
 pub use openings::published_openings;
 
+/// The fast checks alone, one position at a time, under rules of their
+/// own: a look at the positions after the search's best moves that costs
+/// a few milliseconds, with rules too dear for every node of the tree.
+pub struct FastChecks {
+    checks: Box<dyn MoverWins>,
+}
+
+trait MoverWins {
+    fn winning_moves(&mut self, position: &Position) -> Option<Vec<Cell>>;
+    fn size(&self) -> u8;
+}
+
+impl<B: Bits> MoverWins for Knowledge<B> {
+    fn winning_moves(&mut self, position: &Position) -> Option<Vec<Cell>> {
+        let n = self.size();
+        match self.of(&Stones::from_position(position)) {
+            Known::Won { moves, .. } => Some(moves.ones().map(|i| Cell::from_index(i, n)).collect()),
+            Known::Lost { .. } | Known::Open { .. } => None,
+        }
+    }
+
+    fn size(&self) -> u8 {
+        self.solver.masks().size
+    }
+}
+
+impl FastChecks {
+    /// The checks for an `n`×`n` board with the H-search's rules `limits`.
+    pub fn new(n: u8, limits: ListLimits) -> FastChecks {
+        struct Start(u8, ListLimits);
+        impl ForWidth for Start {
+            type Output = Box<dyn MoverWins>;
+            fn run<B: Bits + 'static>(self) -> Box<dyn MoverWins> {
+                Box::new(Knowledge::<B>::new(self.0, self.1))
+            }
+        }
+        FastChecks { checks: at_width(n, Start(n, limits)) }
+    }
+
+    /// The board size the checks are for.
+    pub fn size(&self) -> u8 {
+        self.checks.size()
+    }
+
+    /// Whether the checks prove that the side to move in `position` wins
+    /// (false for another board size: nothing is known of it).
+    pub fn mover_wins(&mut self, position: &Position) -> bool {
+        self.winning_moves(position).is_some()
+    }
+
+    /// When the checks prove that the side to move in `position` wins: the
+    /// moves that keep the win (every empty cell when any move does).
+    pub fn winning_moves(&mut self, position: &Position) -> Option<Vec<Cell>> {
+        if position.size() != self.size() || position.winner().is_some() {
+            return None;
+        }
+        self.checks.winning_moves(position)
+    }
+}
+
 /// What the solver found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
