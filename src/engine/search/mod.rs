@@ -87,6 +87,11 @@ pub struct SearchConfig {
     /// Visits a node needs before the solver's fast checks prune its moves
     /// and may decide it (0: never). The root is checked at once.
     pub knowledge_after: u32,
+    /// Visits a node needs before the fast checks look at it again with
+    /// captured sets in the connections (`lists=all+captured`), which
+    /// cost too much at every checked node but may decide the few that
+    /// the search keeps coming back to (0: never).
+    pub deeper_after: u32,
     /// Upper bound of the tree's memory.
     pub memory_bytes: usize,
     /// Learned pattern weights that order a new node's moves (none, or a
@@ -119,6 +124,7 @@ impl Default for SearchConfig {
             rave_prior: 1.0,
             expand_after: DEFAULT_EXPAND_AFTER,
             knowledge_after: DEFAULT_KNOWLEDGE_AFTER,
+            deeper_after: 0,
             memory_bytes: 256 << 20,
             patterns: default_patterns(),
             prior_weight: DEFAULT_PRIOR_WEIGHT,

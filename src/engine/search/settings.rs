@@ -31,13 +31,14 @@ impl fmt::Display for SettingError {
 impl std::error::Error for SettingError {}
 
 /// Every name [`apply`] knows.
-pub const NAMES: [&str; 11] = [
+pub const NAMES: [&str; 12] = [
     "exploration",
     "root_exploration",
     "rave_bias",
     "rave_prior",
     "expand_after",
     "knowledge_after",
+    "deeper_after",
     "reply_share",
     "prior_weight",
     "patterns",
@@ -78,6 +79,7 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
         "rave_prior" => c.rave_prior = positive(name, value)?,
         "expand_after" => c.expand_after = count(name, value)?,
         "knowledge_after" => c.knowledge_after = count(name, value)?,
+        "deeper_after" => c.deeper_after = count(name, value)?,
         "reply_share" => {
             c.reply_share =
                 number(name, value).ok().filter(|s| *s <= 1.0).ok_or_else(|| bad(name, value, "a share from 0 to 1"))?

@@ -384,3 +384,28 @@ fn every_move_of_a_lost_root_reads_as_lost() {
         assert_eq!(m.proven.map(|p| p.winner), Some(Color::Red), "{m:?}");
     }
 }
+
+#[test]
+fn a_node_visited_often_enough_is_checked_again_with_captured_sets() {
+    // Red to move has won by captured sets alone (see search::refute's
+    // tests): the tree's own checks leave the root open until the deeper
+    // ones run, and those then keep only the winning moves (here every
+    // move: Red is joined to its edges whatever it plays).
+    let g = game("11x11 h10 e8 e7 g6 f7 g7 f8 g8 g5 h5 h4 i4 i3 f6 f5 e6 e5 c6 d4 e4 d5 c4 c5 k2 j3 k3");
+    assert_eq!(g.to_move(), Color::Red);
+    let stones = Stones::from_position(g.position());
+    let root_after = |deeper_after: u32| {
+        let config = SearchConfig { deeper_after, ..SearchConfig::default() };
+        let mut m = mcts::Mcts::<u128>::new(11, stones, None, config);
+        for _ in 0..300 {
+            m.iterate();
+        }
+        (m.nodes[0].proven.map(|(winner, _)| winner), m.nodes[0].edge_count)
+    };
+    let (never, open_moves) = root_after(0);
+    assert_eq!(never, None, "the tree's own checks decided it");
+    assert_eq!(root_after(1_000).0, None, "checked again before its visits");
+    let (deeper, moves) = root_after(200);
+    assert_eq!(deeper, Some(Color::Red));
+    assert_eq!(moves, open_moves, "a won connection: every move the tree had wins");
+}

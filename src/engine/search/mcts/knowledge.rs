@@ -3,31 +3,69 @@
 //! and hands the nodes below it the answers that restore a connection a
 //! move breaks.
 
-use super::{Mcts, NONE, Node};
+use super::{Learned, Mcts, NONE, Node};
 use crate::engine::bits::Bits;
 use crate::engine::solver::Known;
 use crate::engine::stones::Stones;
 
 impl<B: Bits> Mcts<B> {
+    /// Runs the checks that `node`'s visits have earned and it has not had
+    /// yet. Whether any ran.
+    pub(super) fn learn_when_due(&mut self, node: u32, stones: &Stones<B>) -> bool {
+        let nd = self.nodes[node as usize];
+        match nd.learned {
+            Learned::Nothing if nd.visits >= self.config.knowledge_after => self.learn(node, stones),
+            Learned::Fast if nd.visits >= self.config.deeper_after => self.learn_deeper(node, stones),
+            _ => return false,
+        }
+        true
+    }
+
     /// Applies the solver's fast checks to `node` (at `stones`), once: its
     /// edges are cut down to the moves that remain, and a position the
     /// checks decide is marked proven (a won one keeps only winning moves).
     pub(super) fn learn(&mut self, node: u32, stones: &Stones<B>) {
         let nd = self.nodes[node as usize];
-        if nd.known || !nd.expanded || nd.proven.is_some() {
+        if nd.learned != Learned::Nothing || !nd.expanded || nd.proven.is_some() {
             return;
         }
-        self.nodes[node as usize].known = true;
+        self.nodes[node as usize].learned = if self.deeper.is_some() { Learned::Fast } else { Learned::All };
         let Some(knowledge) = self.knowledge.as_mut() else { return };
+        let known = knowledge.of(stones);
+        let kept = self.apply(node, stones, known);
+        if let Some(kept) = kept
+            && self.config.reply_share > 0.0
+        {
+            let first = nd.first_edge as usize;
+            self.note_replies(first..first + kept);
+        }
+    }
+
+    /// The checks again with captured sets, once, on a node the first
+    /// checks left open. Its answers to moves into connections stay those
+    /// of the first checks: the nodes below have them already.
+    fn learn_deeper(&mut self, node: u32, stones: &Stones<B>) {
+        let nd = self.nodes[node as usize];
+        self.nodes[node as usize].learned = Learned::All;
+        if !nd.expanded || nd.proven.is_some() {
+            return;
+        }
+        let Some(deeper) = self.deeper.as_mut() else { return };
+        let known = deeper.of(stones);
+        self.apply(node, stones, known);
+    }
+
+    /// Cuts `node`'s edges to the moves `known` leaves and marks a decided
+    /// position proven. How many edges remain when it stays open.
+    fn apply(&mut self, node: u32, stones: &Stones<B>, known: Known<B>) -> Option<usize> {
+        let nd = self.nodes[node as usize];
         let mover = stones.to_move;
-        let (keep, proven) = match knowledge.of(stones) {
+        let (keep, proven) = match known {
             Known::Won { moves, stones } => (moves, Some((mover, (2 * stones).saturating_sub(1).max(1) as u16))),
             Known::Lost { stones } => (B::zero(), Some((mover.opponent(), (2 * stones).max(2) as u16))),
             Known::Open { moves } => (moves, None),
         };
-        let open = proven.is_none();
         self.nodes[node as usize].proven = proven;
-        let first = nd.first_edge as usize;
         let kept = self.keep_first(nd, keep);
         if kept > 0 {
             self.nodes[node as usize].edge_count = kept as u16;
@@ -36,9 +74,7 @@ impl<B: Bits> Mcts<B> {
             // from here: not trusted.
             self.nodes[node as usize].proven = None;
         }
-        if open && self.config.reply_share > 0.0 {
-            self.note_replies(first..first + kept);
-        }
+        proven.is_none().then_some(kept)
     }
 
     /// Cuts the root's moves down to those in `keep` (moves the solver has

@@ -9,6 +9,7 @@
 
 use super::super::bits::{Bits, Masks};
 use super::super::color::Color;
+use super::super::connections::ListLimits;
 use super::super::patterns::playout::Acceptance;
 use super::super::patterns::shape::canonical;
 use super::super::patterns::{Patterns, Shapes, near};
@@ -51,14 +52,25 @@ pub(crate) struct Node {
     /// in how many more moves (plies; at most that many when a virtual
     /// connection decided it).
     pub proven: Option<(Color, u16)>,
-    /// Whether the solver's fast checks have pruned the edges.
-    pub known: bool,
+    /// Which of the solver's fast checks have pruned the edges.
+    pub learned: Learned,
     /// Whether a child may be proven. Until one is, choosing a move needs
     /// only the edges' statistics, not a look at every child node.
     pub proven_child: bool,
     /// Replies waiting for this node's expansion, as an index into
     /// [`Mcts::replies`] (`NONE`: none).
     pub waiting: u32,
+}
+
+/// How far the solver's fast checks have looked at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Learned {
+    Nothing,
+    /// The checks with the configured connection lists.
+    Fast,
+    /// Every check the config asks for: with captured sets too, when
+    /// [`SearchConfig::deeper_after`] asks for them.
+    All,
 }
 
 impl Node {
@@ -69,7 +81,7 @@ impl Node {
             expanded: false,
             visits: 0,
             proven: None,
-            known: false,
+            learned: Learned::Nothing,
             proven_child: false,
             waiting: NONE,
         }
@@ -147,6 +159,8 @@ pub(crate) struct Mcts<B: Bits> {
     played_out: bool,
     /// The solver's fast checks, when the config asks for them.
     knowledge: Option<Knowledge<B>>,
+    /// The same with captured sets, for nodes visited `deeper_after` times.
+    deeper: Option<Knowledge<B>>,
     /// The board's neighbourhoods, when the config has patterns.
     shapes: Option<Shapes>,
     /// Replies waiting for their node's expansion: the cells that restore
@@ -192,6 +206,8 @@ impl<B: Bits> Mcts<B> {
             empties: Vec::with_capacity(cells),
             played_out: false,
             knowledge: (config.knowledge_after > 0).then(|| Knowledge::new(size, config.lists)),
+            deeper: (config.knowledge_after > 0 && config.deeper_after > 0)
+                .then(|| Knowledge::new(size, ListLimits { captured: true, ..config.lists })),
             // A zero weight makes priors pointless: do not pay for them.
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
             replies: Vec::new(),
@@ -383,11 +399,12 @@ impl<B: Bits> Mcts<B> {
                     break winner;
                 }
             }
-            if self.nodes[node as usize].visits >= self.config.knowledge_after && !self.nodes[node as usize].known {
-                self.learn(node, &stones);
-                if below_root && let Some((winner, _)) = self.nodes[node as usize].proven {
-                    break winner;
-                }
+            if self.nodes[node as usize].learned != Learned::All
+                && self.learn_when_due(node, &stones)
+                && below_root
+                && let Some((winner, _)) = self.nodes[node as usize].proven
+            {
+                break winner;
             }
             if self.nodes[node as usize].edge_count == 0 {
                 break self.playout(&stones);
