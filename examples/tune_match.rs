@@ -11,7 +11,7 @@
 //! Settings are `name=value` pairs joined by commas, changing the engine's
 //! defaults: those of `engine::search::settings` (`exploration`,
 //! `root_exploration`, `rave_bias`, `rave_prior`, `expand_after`, `knowledge_after`,
-//! `prior_weight`, `reply_share`, `near`, `patterns`; which the GTP engine
+//! `deeper_after`, `prior_weight`, `reply_share`, `near`, `patterns`; which the GTP engine
 //! takes too, `hexarena gtp --search …`), a pattern file's path for
 //! `patterns`, `playout` (`none`, a cap for the built-in playout weights,
 //! or `CAP:FILE`), `prove` (the share of a move's time the solver takes
@@ -42,7 +42,7 @@ use hexarena::engine::patterns::playout::{self, PlayoutPolicy};
 use hexarena::engine::search::clock::{ClockLeft, MoveTime, TimeControl, move_time, search_on_clock};
 use hexarena::engine::search::endgame::{self, Checking, DEFAULT_PROVING, Proofs, Proving};
 use hexarena::engine::search::refute::Refuting;
-use hexarena::engine::search::{Following, SearchConfig, settings};
+use hexarena::engine::search::{DeeperLooks, Following, SearchConfig, settings};
 use hexarena::engine::{Cell, Color, Game, Move};
 
 /// How a side spends a game clock.
@@ -71,6 +71,8 @@ struct Side {
     /// positions it proved won.
     refuted: u64,
     won: u64,
+    /// What the checks with captured sets did in the tree (`deeper_after`).
+    deeper: DeeperLooks,
 }
 
 /// The time each move gets.
@@ -98,6 +100,7 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
     };
     let search = side.following.search(game, side.settings.config).expect("a game in progress");
     let before = search.iterations();
+    let deeper_before = search.deeper_looks();
     let (refuted_before, won_before) = (side.proofs.refuted(), side.proofs.won());
     let spending = side.settings.spending;
     let verdict = endgame::think(
@@ -127,6 +130,10 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
         },
     );
     side.iterations += search.iterations() - before;
+    let deeper = search.deeper_looks();
+    side.deeper.looked += deeper.looked - deeper_before.looked;
+    side.deeper.decided += deeper.decided - deeper_before.decided;
+    side.deeper.cut += deeper.cut - deeper_before.cut;
     side.refuted += side.proofs.refuted() - refuted_before;
     side.won += side.proofs.won() - won_before;
     side.seconds += started.elapsed().as_secs_f64();
@@ -314,6 +321,7 @@ fn main() -> std::process::ExitCode {
         seconds: 0.0,
         refuted: 0,
         won: 0,
+        deeper: DeeperLooks::default(),
     };
     let (mut with, mut without) = (side(on), side(off));
     let cells: Vec<Cell> = (0..size as usize * size as usize).map(|i| Cell::from_index(i, size)).collect();
@@ -340,7 +348,8 @@ fn main() -> std::process::ExitCode {
     println!(
         "{size}x{size}, {time} {}, {challenger} against {baseline}: {wins}/{games} = {:.1}% (95% {:.1}–{:.1}%); \
          iterations/s {:.0} against {:.0}; thinking a game {:.2} s against {:.2} s; \
-         the look refuted {} moves and proved {} wins against {} and {}",
+         the look refuted {} moves and proved {} wins against {} and {}; \
+         the checks with captured sets looked at {} nodes, decided {} and cut {} moves against {}, {} and {}",
         match budget {
             Budget::Game(_) => "a game",
             Budget::Iterations(_) => "iterations a move",
@@ -357,6 +366,12 @@ fn main() -> std::process::ExitCode {
         with.won,
         without.refuted,
         without.won,
+        with.deeper.looked,
+        with.deeper.decided,
+        with.deeper.cut,
+        without.deeper.looked,
+        without.deeper.decided,
+        without.deeper.cut,
     );
     std::process::ExitCode::SUCCESS
 }

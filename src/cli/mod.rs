@@ -29,8 +29,8 @@ usage:
                                 GTP's time_settings and time_left put it on a game clock;
                                 --search name=value,... changes the settings of timed moves
                                 and of hexarena-analyze (exploration, root_exploration, rave_bias,
-                                rave_prior, expand_after, knowledge_after, reply_share, prior_weight,
-                                patterns, near, lists);
+                                rave_prior, expand_after, knowledge_after, deeper_after, reply_share,
+                                prior_weight, patterns, near, lists);
                                 --check keeps SHARE of a timed move (0 to 0.9) for the solver
                                 to look at the search's CHOICES best moves alone (3), with at
                                 most MAX_EMPTY empty cells, before one is played (0: never);

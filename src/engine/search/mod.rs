@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::follow::Following;
 pub use self::level::{Level, choose_move};
+pub use self::mcts::DeeperLooks;
 use self::mcts::Mcts;
 use super::bits::{Bits, ForWidth, at_width};
 use super::cell::Cell;
@@ -220,6 +221,7 @@ trait Tree {
     fn keep_root(&mut self, cells: &[u16]) -> bool;
     fn size(&self) -> u8;
     fn iterations(&self) -> u64;
+    fn deeper_looks(&self) -> DeeperLooks;
     fn proven(&self) -> Option<Proof>;
     fn analysis(&self, top: usize) -> Analysis;
 }
@@ -248,6 +250,10 @@ impl<B: Bits> Tree for Mcts<B> {
 
     fn iterations(&self) -> u64 {
         self.iterations
+    }
+
+    fn deeper_looks(&self) -> DeeperLooks {
+        self.deeper_looks
     }
 
     fn proven(&self) -> Option<Proof> {
@@ -336,6 +342,11 @@ impl Searcher {
     /// Iterations so far.
     pub fn iterations(&self) -> u64 {
         self.tree.iterations()
+    }
+
+    /// What the checks with captured sets have done in this tree so far.
+    pub fn deeper_looks(&self) -> DeeperLooks {
+        self.tree.deeper_looks()
     }
 
     /// Whether the root's result is proved.

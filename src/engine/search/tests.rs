@@ -400,12 +400,15 @@ fn a_node_visited_often_enough_is_checked_again_with_captured_sets() {
         for _ in 0..300 {
             m.iterate();
         }
-        (m.nodes[0].proven.map(|(winner, _)| winner), m.nodes[0].edge_count)
+        assert!(m.deeper_looks.decided <= m.deeper_looks.looked);
+        (m.nodes[0].proven.map(|(winner, _)| winner), m.nodes[0].edge_count, m.deeper_looks)
     };
-    let (never, open_moves) = root_after(0);
+    let (never, open_moves, looks) = root_after(0);
     assert_eq!(never, None, "the tree's own checks decided it");
+    assert_eq!(looks.looked, 0);
     assert_eq!(root_after(1_000).0, None, "checked again before its visits");
-    let (deeper, moves) = root_after(200);
+    let (deeper, moves, looks) = root_after(200);
     assert_eq!(deeper, Some(Color::Red));
+    assert!(looks.decided >= 1, "{looks:?}");
     assert_eq!(moves, open_moves, "a won connection: every move the tree had wins");
 }

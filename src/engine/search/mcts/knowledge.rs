@@ -8,6 +8,18 @@ use crate::engine::bits::Bits;
 use crate::engine::solver::Known;
 use crate::engine::stones::Stones;
 
+/// What the checks with captured sets did in a tree
+/// ([`crate::engine::search::SearchConfig::deeper_after`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeeperLooks {
+    /// Nodes they looked at.
+    pub looked: u64,
+    /// Nodes they decided, won or lost.
+    pub decided: u64,
+    /// Moves they took from nodes they left open.
+    pub cut: u64,
+}
+
 impl<B: Bits> Mcts<B> {
     /// Runs the checks that `node`'s visits have earned and it has not had
     /// yet. Whether any ran.
@@ -52,7 +64,14 @@ impl<B: Bits> Mcts<B> {
         }
         let Some(deeper) = self.deeper.as_mut() else { return };
         let known = deeper.of(stones);
-        self.apply(node, stones, known);
+        let kept = self.apply(node, stones, known);
+        let looks = &mut self.deeper_looks;
+        looks.looked += 1;
+        match kept {
+            None => looks.decided += 1,
+            Some(kept) if kept > 0 => looks.cut += (nd.edge_count as usize - kept) as u64,
+            Some(_) => {}
+        }
     }
 
     /// Cuts `node`'s edges to the moves `known` leaves and marks a decided

@@ -22,6 +22,7 @@ use super::SearchConfig;
 mod knowledge;
 mod rating;
 
+pub use knowledge::DeeperLooks;
 use rating::Rating;
 
 const NONE: u32 = u32::MAX;
@@ -161,6 +162,7 @@ pub(crate) struct Mcts<B: Bits> {
     knowledge: Option<Knowledge<B>>,
     /// The same with captured sets, for nodes visited `deeper_after` times.
     deeper: Option<Knowledge<B>>,
+    pub deeper_looks: DeeperLooks,
     /// The board's neighbourhoods, when the config has patterns.
     shapes: Option<Shapes>,
     /// Replies waiting for their node's expansion: the cells that restore
@@ -208,6 +210,7 @@ impl<B: Bits> Mcts<B> {
             knowledge: (config.knowledge_after > 0).then(|| Knowledge::new(size, config.lists)),
             deeper: (config.knowledge_after > 0 && config.deeper_after > 0)
                 .then(|| Knowledge::new(size, ListLimits { captured: true, ..config.lists })),
+            deeper_looks: DeeperLooks::default(),
             // A zero weight makes priors pointless: do not pay for them.
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
             replies: Vec::new(),
