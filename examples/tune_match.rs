@@ -130,10 +130,7 @@ fn think(side: &mut Side, game: &Game, budget: Budget, left: ClockLeft) -> Cell 
         },
     );
     side.iterations += search.iterations() - before;
-    let deeper = search.deeper_looks();
-    side.deeper.looked += deeper.looked - deeper_before.looked;
-    side.deeper.decided += deeper.decided - deeper_before.decided;
-    side.deeper.cut += deeper.cut - deeper_before.cut;
+    side.deeper = side.deeper.plus(search.deeper_looks().since(deeper_before));
     side.refuted += side.proofs.refuted() - refuted_before;
     side.won += side.proofs.won() - won_before;
     side.seconds += started.elapsed().as_secs_f64();

@@ -20,6 +20,26 @@ pub struct DeeperLooks {
     pub cut: u64,
 }
 
+impl DeeperLooks {
+    /// What was done since `before`, a count of the same tree.
+    pub fn since(self, before: DeeperLooks) -> DeeperLooks {
+        DeeperLooks {
+            looked: self.looked - before.looked,
+            decided: self.decided - before.decided,
+            cut: self.cut - before.cut,
+        }
+    }
+
+    /// Both counts together.
+    pub fn plus(self, other: DeeperLooks) -> DeeperLooks {
+        DeeperLooks {
+            looked: self.looked + other.looked,
+            decided: self.decided + other.decided,
+            cut: self.cut + other.cut,
+        }
+    }
+}
+
 impl<B: Bits> Mcts<B> {
     /// Runs the checks that `node`'s visits have earned and it has not had
     /// yet. Whether any ran.

@@ -64,7 +64,7 @@ pub(crate) struct Node {
 }
 
 /// How far the solver's fast checks have looked at a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Learned {
     Nothing,
     /// The checks with the configured connection lists.
