@@ -24,50 +24,11 @@ import subprocess
 import sys
 import time
 
-from gtp_match import read_records
+from gtp_match import Engine, EngineGone, read_records
+from gtp_review import set_position
 
 
-class Engine:
-    """A GTP engine over pipes; `ask` returns the answer's text or raises
-    RuntimeError with the engine's own error."""
-
-    def __init__(self, command):
-        self.proc = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def ask(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"the engine stopped on `{command}`")
-            # A response ends at an empty line; benzene's own output can
-            # hold lines of a single space, and a trailing newline of its
-            # text can leave an empty line before the next response.
-            if line == "\n":
-                if lines:
-                    break
-                continue
-            lines.append(line.rstrip("\n"))
-        head, body = lines[0], "\n".join(lines)
-        if head.startswith("?"):
-            raise RuntimeError(f"`{command}` refused: {body[1:].strip()}")
-        return body[1:].strip()
-
-    def close(self):
-        try:
-            self.ask("quit")
-        except (RuntimeError, BrokenPipeError):
-            pass
-        self.proc.wait(timeout=10)
-
-
-def set_position(engine, moves):
-    engine.ask("clear_board")
-    for i, vertex in enumerate(moves):
-        engine.ask(f"play {'b' if i % 2 == 0 else 'w'} {vertex}")
+def to_move(moves):
     return "b" if len(moves) % 2 == 0 else "w"
 
 
@@ -75,7 +36,7 @@ def timed(engine, command, repeats):
     best = None
     for _ in range(repeats):
         start = time.perf_counter()
-        engine.ask(command)
+        engine.send(command)
         took = time.perf_counter() - start
         best = took if best is None else min(best, took)
     return best
@@ -115,11 +76,9 @@ def main():
         sys.exit("the records hold no position")
 
     def start():
-        started = Engine(args.engine)
-        started.ask(f"boardsize {size}")
-        started.ask("param_game allow_swap 0")
-        started.ask("param_mohex num_threads 1")
-        started.ask(f"param_mohex max_time {args.max_time}")
+        setup = ["param_game allow_swap 0", "param_mohex num_threads 1", f"param_mohex max_time {args.max_time}"]
+        started = Engine(args.engine, setup, "the engine")
+        started.start(size)
         return started
 
     engine = start()
@@ -127,8 +86,8 @@ def main():
         idle = min(timed(engine, "name", 1) for _ in range(200))
         builds = []
         for moves in positions:
-            to_move = set_position(engine, moves)
-            builds.append(max(0.0, timed(engine, f"vc-build {to_move}", args.repeats) - idle))
+            set_position(engine, size, moves)
+            builds.append(max(0.0, timed(engine, f"vc-build {to_move(moves)}", args.repeats) - idle))
         mean = statistics.mean(builds)
         print(f"{len(positions)} positions of {len(games)} {size}x{size} games; a command's round trip {idle * 1e6:.0f} µs")
         print(f"vc-build: mean {mean * 1e6:.0f} µs, median {statistics.median(builds) * 1e6:.0f} µs, "
@@ -138,18 +97,18 @@ def main():
             games_played, knowledge, seconds = [], [], []
             crashed = 0
             for moves in positions[::step][: args.searches]:
-                to_move = set_position(engine, moves)
+                set_position(engine, size, moves)
                 began = time.perf_counter()
                 try:
-                    engine.ask(f"genmove {to_move}")
-                except RuntimeError:
+                    engine.send(f"genmove {to_move(moves)}")
+                except EngineGone:
                     # MoHex dies in some positions its solver decided: the
                     # position is left out and a fresh engine goes on.
                     crashed += 1
                     engine = start()
                     continue
                 took = time.perf_counter() - began
-                figures = search_figures(engine.ask("mohex-search-statistics"))
+                figures = search_figures(engine.send("mohex-search-statistics"))
                 seconds.append(took)
                 games_played.append(figures["GamesPlayed"])
                 knowledge.append(figures["Knowledge"])
@@ -161,10 +120,10 @@ def main():
                   f"({sum(games_played) / sum(seconds):.0f} a second), {statistics.mean(knowledge):.0f} knowledge "
                   f"computations a move, about {share:.0%} of the move's time at the mean vc-build cost; "
                   f"{crashed} searches stopped the engine and are left out")
-    except RuntimeError as e:
+    except (RuntimeError, EngineGone) as e:
         sys.exit(str(e))
     finally:
-        engine.close()
+        engine.stop()
 
 
 if __name__ == "__main__":

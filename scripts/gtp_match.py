@@ -69,7 +69,9 @@ class Engine:
             line = self.proc.stdout.readline()
             if line == "":
                 raise EngineGone(f"{self.name} exited during '{command}'")
-            if line.strip() == "" and lines:
+            # Only an empty line ends an answer: benzene's statistics hold
+            # lines of a single space inside one.
+            if line in ("\n", "\r\n") and lines:
                 break
             if line.strip():
                 lines.append(line.strip())
