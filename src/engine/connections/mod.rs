@@ -108,22 +108,35 @@ pub struct ListLimits {
     /// cells, for one): more positions decided, at about three times the
     /// cost a search, so not yet the default (docs/benchmarks.md).
     pub captured: bool,
+    /// With [`AllEnds`], start every two second-row cells along an edge
+    /// linked as "joined, or both joined to the edge", which AND keeps
+    /// and which holds between the edges (MoHex's second-row ladder
+    /// patterns; docs/benchmarks.md, 2026-12-04).
+    pub edge_links: bool,
 }
 
 impl Default for ListLimits {
     fn default() -> Self {
-        ListLimits { full: 6, semi: 10, edge_semi: 24, all_ends: true, captured: false }
+        ListLimits { full: 6, semi: 10, edge_semi: 24, all_ends: true, captured: false, edge_links: false }
     }
 }
 
 impl ListLimits {
     /// Reads `FULL:SEMI:EDGE_SEMI`, three counts from 1 to 1000 for the
-    /// group-only search with those lists, `all` for [`AllEnds`], or
-    /// `all+captured` for it with captured sets.
+    /// group-only search with those lists, `all` for [`AllEnds`],
+    /// `all+captured` for it with captured sets, and either with `+links`
+    /// for the second-row links along the edges.
     pub fn parse(text: &str) -> Option<ListLimits> {
-        match text {
-            "all" => return Some(ListLimits { all_ends: true, captured: false, ..ListLimits::default() }),
-            "all+captured" => return Some(ListLimits { all_ends: true, captured: true, ..ListLimits::default() }),
+        let (base, edge_links) = match text.strip_suffix("+links") {
+            Some(base) => (base, true),
+            None => (text, false),
+        };
+        match base {
+            "all" => return Some(ListLimits { all_ends: true, captured: false, edge_links, ..ListLimits::default() }),
+            "all+captured" => {
+                return Some(ListLimits { all_ends: true, captured: true, edge_links, ..ListLimits::default() });
+            }
+            _ if edge_links => return None,
             _ => {}
         }
         let mut parts = text.split(':').map(|v| v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n)));
@@ -133,6 +146,7 @@ impl ListLimits {
             edge_semi: parts.next()??,
             all_ends: false,
             captured: false,
+            edge_links: false,
         };
         parts.next().is_none().then_some(limits)
     }
@@ -207,7 +221,7 @@ impl<B: Bits> Connections<B> {
     /// H-search for an `n`×`n` board, as `limits` asks.
     pub fn with_limits(n: u8, limits: ListLimits) -> Connections<B> {
         if limits.all_ends {
-            Connections::AllEnds(Box::new(AllEnds::new(n, limits.captured)))
+            Connections::AllEnds(Box::new(AllEnds::new(n, limits.captured, limits.edge_links)))
         } else {
             Connections::GroupOnly(Box::new(GroupOnly::new(n, limits)))
         }

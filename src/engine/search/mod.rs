@@ -89,10 +89,14 @@ pub struct SearchConfig {
     /// and may decide it (0: never). The root is checked at once.
     pub knowledge_after: u32,
     /// Visits a node needs before the fast checks look at it again with
-    /// captured sets in the connections (`lists=all+captured`), which
-    /// cost too much at every checked node but may decide the few that
-    /// the search keeps coming back to (0: never).
+    /// the rules of `deeper_lists`, which cost too much at every checked
+    /// node but may decide the few that the search keeps coming back to
+    /// (0: never).
     pub deeper_after: u32,
+    /// The rules of that second look: captured sets by default
+    /// (`all+captured`), or with the second-row links too
+    /// (`all+captured+links`).
+    pub deeper_lists: ListLimits,
     /// Upper bound of the tree's memory.
     pub memory_bytes: usize,
     /// Learned pattern weights that order a new node's moves (none, or a
@@ -126,6 +130,7 @@ impl Default for SearchConfig {
             expand_after: DEFAULT_EXPAND_AFTER,
             knowledge_after: DEFAULT_KNOWLEDGE_AFTER,
             deeper_after: 0,
+            deeper_lists: ListLimits { captured: true, ..ListLimits::default() },
             memory_bytes: 256 << 20,
             patterns: default_patterns(),
             prior_weight: DEFAULT_PRIOR_WEIGHT,

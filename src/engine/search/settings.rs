@@ -31,7 +31,7 @@ impl fmt::Display for SettingError {
 impl std::error::Error for SettingError {}
 
 /// Every name [`apply`] knows.
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 13] = [
     "exploration",
     "root_exploration",
     "rave_bias",
@@ -39,6 +39,7 @@ pub const NAMES: [&str; 12] = [
     "expand_after",
     "knowledge_after",
     "deeper_after",
+    "deeper_lists",
     "reply_share",
     "prior_weight",
     "patterns",
@@ -96,6 +97,7 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
             c.near = near(value).ok_or_else(|| bad(name, value, "none or ADJACENT:TWO, two factors from 1 up"))?
         }
         "lists" => c.lists = ListLimits::parse(value).ok_or_else(|| bad(name, value, LISTS))?,
+        "deeper_lists" => c.deeper_lists = ListLimits::parse(value).ok_or_else(|| bad(name, value, LISTS))?,
         _ => return Err(SettingError::Unknown(name.to_string())),
     }
     Ok(c)
@@ -112,7 +114,8 @@ fn near(value: &str) -> Option<Option<NearFactors>> {
     Some(Some(NearFactors { adjacent: factor(adjacent)?, two: factor(two)? }))
 }
 
-const LISTS: &str = "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000, all, or all+captured";
+const LISTS: &str =
+    "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000, all, or all+captured, the last two with +links or not";
 
 /// `base` with every `name=value` of `spec` (joined by commas; `-` or
 /// nothing: no change) applied in order.
@@ -133,11 +136,19 @@ mod tests {
     fn settings_change_only_what_they_name() {
         let base = SearchConfig::default();
         let c = parse("exploration=0.2, rave_prior=8,near=3:1.5,lists=12:20:48,root_exploration=0.4", base).unwrap();
-        assert_eq!(c.lists, ListLimits { full: 12, semi: 20, edge_semi: 48, all_ends: false, captured: false });
+        assert_eq!(
+            c.lists,
+            ListLimits { full: 12, semi: 20, edge_semi: 48, all_ends: false, captured: false, edge_links: false }
+        );
         assert!(parse("lists=all", base).unwrap().lists.all_ends);
         let captured = parse("lists=all+captured", base).unwrap().lists;
         assert!(captured.all_ends && captured.captured);
         assert!(!parse("lists=all", base).unwrap().lists.captured);
+        let linked = parse("lists=all+captured+links", base).unwrap().lists;
+        assert!(linked.captured && linked.edge_links && !captured.edge_links);
+        assert!(parse("lists=all+links", base).unwrap().lists.edge_links);
+        let deeper = parse("deeper_lists=all+captured+links", base).unwrap();
+        assert!(deeper.deeper_lists.edge_links && deeper.lists == base.lists);
         assert_eq!(c.exploration, 0.2);
         assert_eq!(c.root_exploration, 0.4);
         assert_eq!(c.rave_prior, 8.0);
@@ -175,6 +186,7 @@ mod tests {
             ("near=3", bad("near", "3", "none or ADJACENT:TWO, two factors from 1 up")),
             ("near=0.5:2", bad("near", "0.5:2", "none or ADJACENT:TWO, two factors from 1 up")),
             ("lists=6:10", bad("lists", "6:10", LISTS)),
+            ("lists=6:10:24+links", bad("lists", "6:10:24+links", LISTS)),
             ("lists=6:10:24:3", bad("lists", "6:10:24:3", LISTS)),
             ("lists=0:10:24", bad("lists", "0:10:24", LISTS)),
             ("lists=6:x:24", bad("lists", "6:x:24", LISTS)),

@@ -21,6 +21,7 @@
 //!   no cell.
 
 mod captured;
+mod edge_links;
 mod rules;
 #[cfg(test)]
 mod tests;
@@ -130,6 +131,9 @@ pub struct AllEnds<B: Bits> {
     captured: Vec<B>,
     /// Whether AND and OR may overlap in captured sets (`captured`).
     captured_sets: bool,
+    /// Whether second-row cells get their links along the edge
+    /// (`edge_links`).
+    edge_links: bool,
     lists: Vec<Lists<B>>,
     touched: Vec<usize>,
     /// For each end, the ends it has a full connection with.
@@ -149,8 +153,9 @@ pub struct AllEnds<B: Bits> {
 
 impl<B: Bits> AllEnds<B> {
     /// The search for an `n`×`n` board; with `captured_sets`, AND and OR
-    /// also combine connections that share cells of captured sets.
-    pub fn new(n: u8, captured_sets: bool) -> AllEnds<B> {
+    /// also combine connections that share cells of captured sets; with
+    /// `edge_links`, second-row cells start linked along their edge.
+    pub fn new(n: u8, captured_sets: bool, edge_links: bool) -> AllEnds<B> {
         let max_ends = n as usize * n as usize + 2;
         AllEnds {
             masks: Masks::new(n),
@@ -162,6 +167,7 @@ impl<B: Bits> AllEnds<B> {
             end_bit: Vec::new(),
             captured: Vec::new(),
             captured_sets,
+            edge_links,
             lists: vec![Lists::default(); max_ends * (max_ends - 1) / 2],
             touched: Vec::new(),
             partners: vec![Vec::new(); max_ends],
@@ -232,6 +238,22 @@ impl<B: Bits> AllEnds<B> {
             };
             if let Some(start) = start {
                 self.add_full(start, l.edge, l.carrier, l.need);
+            }
+        }
+        if self.edge_links {
+            let end = |c: usize| {
+                if empty.has(c) {
+                    Some(cell_end[c])
+                } else {
+                    group_stones.iter().position(|g| g.has(c)).map(|g| g as u16)
+                }
+            };
+            for l in edge_links::second_row_links(&m, colour, own, empty) {
+                if let (Some(s), Some(t)) = (end(l.s), end(l.t))
+                    && s != t
+                {
+                    self.add_full(s, t, l.carrier, edge_links::LINK_NEED);
+                }
             }
         }
         self.stop_at_semi = any_semi;

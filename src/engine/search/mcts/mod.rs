@@ -9,7 +9,6 @@
 
 use super::super::bits::{Bits, Masks};
 use super::super::color::Color;
-use super::super::connections::ListLimits;
 use super::super::patterns::playout::Acceptance;
 use super::super::patterns::shape::canonical;
 use super::super::patterns::{Patterns, Shapes, near};
@@ -209,7 +208,7 @@ impl<B: Bits> Mcts<B> {
             played_out: false,
             knowledge: (config.knowledge_after > 0).then(|| Knowledge::new(size, config.lists)),
             deeper: (config.knowledge_after > 0 && config.deeper_after > 0)
-                .then(|| Knowledge::new(size, ListLimits { captured: true, ..config.lists })),
+                .then(|| Knowledge::new(size, config.deeper_lists)),
             deeper_looks: DeeperLooks::default(),
             // A zero weight makes priors pointless: do not pay for them.
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),

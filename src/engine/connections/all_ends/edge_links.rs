@@ -1,0 +1,221 @@
+//! Links between two second-row cells that hold "joined, or both joined
+//! to the edge".
+//!
+//! Two cells `s` and `t` on the side's second row towards one edge, each
+//! with its two first-row cells free, will both reach that edge whatever
+//! the opponent does there (each pair answers an intrusion in place). So
+//! they end up joined to each other or both joined to the edge: not a
+//! connection between the two groups in H-search's sense, but one that
+//! is as good as a connection for joining the side's edges, and it stays
+//! so through AND. If `x` is joined to `z`, or both to edge `e`, and `z`
+//! to `w`, or both to edge `f`, then `x` and `w` are joined, or both
+//! joined to `e` or to `f`, or `z` reaches both edges and the side has
+//! won; and between the two edges "joined, or both joined to one edge"
+//! is a win. Only the verdict between the edges (and the opponent's
+//! must-play cells read from it) rests on the lists being sound, so these
+//! links may sit in them beside ordinary full connections; the answers to
+//! moves into connections between groups are hints either way.
+//!
+//! Two cells two apart with the cell between them free are also joined
+//! within smaller carriers: the middle cell, one cell's pair and one of
+//! the other's two first-row cells (an intrusion on the middle is
+//! answered on that one cell, one on the pairs by the middle). MoHex 2.0
+//! builds the same links from its second-row ladder patterns
+//! (docs/benchmarks.md, 2026-12-04).
+
+use crate::engine::bits::{Bits, Masks};
+use crate::engine::color::Color;
+
+/// A link between the cells `s` and `t` (each an empty cell or the side's
+/// stone) within `carrier`, needing at most two stones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct EdgeLinkPair<B> {
+    pub s: usize,
+    pub t: usize,
+    pub carrier: B,
+}
+
+/// Most stones a link needs: an answer in each pair, or the middle cell
+/// and one first-row cell.
+pub(super) const LINK_NEED: u32 = 2;
+
+/// The links of `colour` along both its edges, for cells that are empty
+/// or the side's (`own`), with their first-row cells empty.
+pub(super) fn second_row_links<B: Bits>(m: &Masks<B>, colour: Color, own: B, empty: B) -> Vec<EdgeLinkPair<B>> {
+    let n = i32::from(m.size);
+    let mut out = Vec::new();
+    if n < 4 {
+        return out;
+    }
+    for edge in 0..2 {
+        // The cell `along` the edge on the second row, and its two
+        // first-row cells, if all are on the board.
+        let at = |along: i32| -> Option<(usize, [usize; 2])> {
+            let index = |c: i32, r: i32| ((0..n).contains(&c) && (0..n).contains(&r)).then(|| (r * n + c) as usize);
+            let (cell, below) = match (colour, edge) {
+                (Color::Red, 0) => (index(1, along)?, [index(0, along)?, index(0, along + 1)?]),
+                (Color::Red, _) => (index(n - 2, along)?, [index(n - 1, along)?, index(n - 1, along - 1)?]),
+                (Color::Blue, 0) => (index(along, 1)?, [index(along, 0)?, index(along + 1, 0)?]),
+                (Color::Blue, _) => (index(along, n - 2)?, [index(along, n - 1)?, index(along - 1, n - 1)?]),
+            };
+            Some((cell, below))
+        };
+        let free: Vec<(i32, usize, [usize; 2])> = (0..n)
+            .filter_map(|along| at(along).map(|(cell, below)| (along, cell, below)))
+            .filter(|&(_, cell, below)| (empty.has(cell) || own.has(cell)) && below.iter().all(|&b| empty.has(b)))
+            .collect();
+        for (i, &(a, s, ps)) in free.iter().enumerate() {
+            for &(b, t, pt) in &free[i + 1..] {
+                if b - a < 2 {
+                    continue;
+                }
+                let pairs = B::single(ps[0]) | B::single(ps[1]) | B::single(pt[0]) | B::single(pt[1]);
+                out.push(EdgeLinkPair { s, t, carrier: pairs });
+                let middle = at(a + 1).map(|(cell, _)| cell).filter(|&c| empty.has(c));
+                if let (2, Some(mid)) = (b - a, middle) {
+                    let m = B::single(mid);
+                    let (whole_s, whole_t) = (B::single(ps[0]) | B::single(ps[1]), B::single(pt[0]) | B::single(pt[1]));
+                    for one in pt {
+                        out.push(EdgeLinkPair { s, t, carrier: m | whole_s | B::single(one) });
+                    }
+                    for one in ps {
+                        out.push(EdgeLinkPair { s, t, carrier: m | whole_t | B::single(one) });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(n: u8, cell: &str) -> usize {
+        let q = (cell.as_bytes()[0] - b'a') as usize;
+        let r: usize = cell[1..].parse().unwrap();
+        (r - 1) * n as usize + q
+    }
+
+    fn cells(n: u8, b: u128) -> Vec<String> {
+        (0..n as usize * n as usize)
+            .filter(|i| b >> i & 1 == 1)
+            .map(|i| format!("{}{}", (b'a' + (i % n as usize) as u8) as char, i / n as usize + 1))
+            .collect()
+    }
+
+    #[test]
+    fn two_cells_two_apart_get_the_pairs_link_and_four_narrower_ones() {
+        let m = Masks::<u128>::new(11);
+        let links = second_row_links(&m, Color::Red, 0, m.board);
+        let between: Vec<Vec<String>> = links
+            .iter()
+            .filter(|l| (l.s, l.t) == (at(11, "b8"), at(11, "b10")))
+            .map(|l| cells(11, l.carrier))
+            .collect();
+        let expected: Vec<Vec<String>> = [
+            ["a8", "a9", "a10", "a11"],
+            ["a8", "a9", "b9", "a10"],
+            ["a8", "a9", "b9", "a11"],
+            ["a8", "b9", "a10", "a11"],
+            ["a9", "b9", "a10", "a11"],
+        ]
+        .iter()
+        .map(|v| v.iter().map(|c| c.to_string()).collect())
+        .collect();
+        assert_eq!(between, expected);
+        // Farther apart, only the pairs; next to each other, nothing.
+        let far: Vec<_> = links.iter().filter(|l| (l.s, l.t) == (at(11, "b2"), at(11, "b9"))).collect();
+        assert_eq!(far.len(), 1);
+        assert!(!links.iter().any(|l| (l.s, l.t) == (at(11, "b2"), at(11, "b3"))));
+    }
+
+    #[test]
+    fn a_taken_first_row_cell_or_middle_removes_links() {
+        let m = Masks::<u128>::new(11);
+        // Blue's bottom edge: c10 over b11 and c11, e10 over d11 and e11.
+        let (c10, e10) = (at(11, "c10"), at(11, "e10"));
+        let all = second_row_links(&m, Color::Blue, 0, m.board);
+        assert_eq!(all.iter().filter(|l| (l.s, l.t) == (c10, e10)).count(), 5);
+        // The middle d10 taken: the pairs' link alone.
+        let empty = m.board & !(1u128 << at(11, "d10"));
+        let links = second_row_links(&m, Color::Blue, 0, empty);
+        assert_eq!(links.iter().filter(|l| (l.s, l.t) == (c10, e10)).count(), 1);
+        // A first-row cell of e10 taken: no link from e10.
+        let empty = m.board & !(1u128 << at(11, "e11"));
+        let links = second_row_links(&m, Color::Blue, 0, empty);
+        assert!(!links.iter().any(|l| l.s == e10 || l.t == e10));
+        // The side's own stone on the second row links like an empty cell.
+        let own = 1u128 << e10;
+        let links = second_row_links(&m, Color::Blue, own, m.board & !own);
+        assert_eq!(links.iter().filter(|l| (l.s, l.t) == (c10, e10)).count(), 5);
+    }
+
+    /// Whether `colour`, holding `s` and `t` and whatever it wins of the
+    /// cells `free` (the opponent moving first there and owning every
+    /// other cell), ends with `s` and `t` joined or both on its edge
+    /// `edge`.
+    fn holds(n: u8, colour: Color, (s, t): (usize, usize), edge: usize, free: u128, mine: u128, theirs: bool) -> bool {
+        if free == 0 {
+            return settled(n, colour, s, t, mine, edge);
+        }
+        let mut cells = (0..128).filter(|i| free >> i & 1 == 1);
+        if theirs {
+            cells.all(|c| holds(n, colour, (s, t), edge, free & !(1 << c), mine, false))
+        } else {
+            cells.any(|c| holds(n, colour, (s, t), edge, free & !(1 << c), mine | 1 << c, true))
+        }
+    }
+
+    fn settled(n: u8, colour: Color, s: usize, t: usize, mine: u128, edge: usize) -> bool {
+        let m = Masks::<u128>::new(n);
+        let stones = mine | 1 << s | 1 << t;
+        let from_s = m.flood(1 << s, stones);
+        if from_s >> t & 1 == 1 {
+            return true;
+        }
+        let first_row = match (colour, edge) {
+            (Color::Red, 0) => m.left,
+            (Color::Red, _) => m.right,
+            (Color::Blue, 0) => m.top,
+            (Color::Blue, _) => m.bottom,
+        };
+        let from_t = m.flood(1 << t, stones);
+        from_s & first_row != 0 && from_t & first_row != 0
+    }
+
+    #[test]
+    fn every_link_holds_against_every_defence_and_needs_every_cell() {
+        for n in [5u8, 7, 11] {
+            let m = Masks::<u128>::new(n);
+            for colour in [Color::Red, Color::Blue] {
+                let links = second_row_links(&m, colour, 0, m.board);
+                assert!(!links.is_empty());
+                for l in links {
+                    // The edge the two cells lie along: the one whose
+                    // first row holds the carrier's first-row cells.
+                    let edge = if (colour == Color::Red && l.s % n as usize == 1)
+                        || (colour == Color::Blue && l.s / n as usize == 1)
+                    {
+                        0
+                    } else {
+                        1
+                    };
+                    assert!(
+                        holds(n, colour, (l.s, l.t), edge, l.carrier, 0, true),
+                        "{n} {colour:?} {:?}",
+                        cells(n, l.carrier)
+                    );
+                    for c in (0..128).filter(|i| l.carrier >> i & 1 == 1) {
+                        assert!(
+                            !holds(n, colour, (l.s, l.t), edge, l.carrier & !(1 << c), 0, true),
+                            "{n} {colour:?} {:?} holds without {c}",
+                            cells(n, l.carrier)
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
