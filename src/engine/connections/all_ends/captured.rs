@@ -48,10 +48,11 @@ pub(super) fn captured_set<B: Bits>(m: &Masks<B>, colour: Color, own: B, empty: 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn at(n: u8, cell: &str) -> usize {
+    /// A cell's index from its name (`c7`), for the tests here and beside.
+    pub(in crate::engine::connections::all_ends) fn at(n: u8, cell: &str) -> usize {
         let q = (cell.as_bytes()[0] - b'a') as usize;
         let r: usize = cell[1..].parse().unwrap();
         (r - 1) * n as usize + q

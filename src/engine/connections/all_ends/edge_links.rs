@@ -90,13 +90,8 @@ pub(super) fn second_row_links<B: Bits>(m: &Masks<B>, colour: Color, own: B, emp
 
 #[cfg(test)]
 mod tests {
+    use super::super::captured::tests::at;
     use super::*;
-
-    fn at(n: u8, cell: &str) -> usize {
-        let q = (cell.as_bytes()[0] - b'a') as usize;
-        let r: usize = cell[1..].parse().unwrap();
-        (r - 1) * n as usize + q
-    }
 
     fn cells(n: u8, b: u128) -> Vec<String> {
         (0..n as usize * n as usize)

@@ -228,26 +228,17 @@ impl<B: Bits> AllEnds<B> {
                 }
             }
         }
-        // Ladders start from a group's stone or an empty cell; they are few,
-        // so a stone's group is looked up among the groups.
+        // Ladders and links start from a group's stone or an empty cell;
+        // they are few, so a stone's group is looked up among the groups.
+        let end = |c: usize| {
+            if empty.has(c) { Some(cell_end[c]) } else { group_stones.iter().position(|g| g.has(c)).map(|g| g as u16) }
+        };
         for l in ladders::second_row(m.size, colour, own, empty, edge_stones) {
-            let start = if empty.has(l.start) {
-                Some(cell_end[l.start])
-            } else {
-                group_stones.iter().position(|g| g.has(l.start)).map(|g| g as u16)
-            };
-            if let Some(start) = start {
+            if let Some(start) = end(l.start) {
                 self.add_full(start, l.edge, l.carrier, l.need);
             }
         }
         if self.edge_links {
-            let end = |c: usize| {
-                if empty.has(c) {
-                    Some(cell_end[c])
-                } else {
-                    group_stones.iter().position(|g| g.has(c)).map(|g| g as u16)
-                }
-            };
             for l in edge_links::second_row_links(&m, colour, own, empty) {
                 if let (Some(s), Some(t)) = (end(l.s), end(l.t))
                     && s != t
