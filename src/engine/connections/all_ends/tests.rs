@@ -107,3 +107,19 @@ fn captured_sets_decide_a_position_the_plain_rules_leave_open() {
     let known = Knowledge::<u128>::of_record(text, ListLimits::parse("all+captured").unwrap());
     assert!(matches!(known, Known::Won { .. }));
 }
+
+#[test]
+fn second_row_links_decide_a_position_captured_sets_leave_open() {
+    use crate::engine::solver::{Knowledge, Known};
+    // From a self-play game on 11×11, Red to move: MoHex 2.0 calls it won
+    // with a semi connection keyed f9 that rests on a link between b10
+    // and b8 (docs/benchmarks.md, 2026-12-04); captured sets alone leave
+    // it open, and so do the links alone.
+    let text = "11x11 h8 g4 g5 f5 f6 d7 e6 d6 d8 e7 e8 f7 f8 g7";
+    for lists in ["all+captured", "all+links"] {
+        let known = Knowledge::<u128>::of_record(text, ListLimits::parse(lists).unwrap());
+        assert!(matches!(known, Known::Open { .. }), "{lists}");
+    }
+    let known = Knowledge::<u128>::of_record(text, ListLimits::parse("all+captured+links").unwrap());
+    assert!(matches!(known, Known::Won { .. }));
+}
