@@ -33,7 +33,7 @@ mod weighted_cells;
 pub use bitset::Bitset;
 pub use cell::{Cell, MAX_SIZE, MIN_SIZE};
 pub use color::{ByColor, Color};
-pub use connections::ListLimits;
+pub use connections::{LinkReach, ListLimits};
 pub use error::{MoveError, NotationError, SizeError};
 pub use game::{Game, Move};
 pub use playout::balance;

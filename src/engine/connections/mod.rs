@@ -108,16 +108,38 @@ pub struct ListLimits {
     /// cells, for one): more positions decided, at about three times the
     /// cost a search, so not yet the default (docs/benchmarks.md).
     pub captured: bool,
-    /// With [`AllEnds`], start every two second-row cells along an edge
-    /// linked as "joined, or both joined to the edge", which AND keeps
-    /// and which holds between the edges (MoHex's second-row ladder
-    /// patterns; docs/benchmarks.md, 2026-12-04).
-    pub edge_links: bool,
+    /// With [`AllEnds`], start two second-row cells along an edge,
+    /// as far apart as the reach allows, linked as "joined, or both
+    /// joined to the edge", which AND keeps and which holds between the
+    /// edges (MoHex's second-row ladder patterns; docs/benchmarks.md,
+    /// 2026-12-04). None: no links.
+    pub edge_links: Option<LinkReach>,
+}
+
+/// How far apart along their edge two second-row cells may be and
+/// still start linked: at least two cells (neighbours are joined
+/// already), at most [`LinkReach::ANY`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkReach(u8);
+
+impl LinkReach {
+    /// Every two cells along the edge, however far apart.
+    pub const ANY: LinkReach = LinkReach(u8::MAX);
+
+    /// Cells at most `apart` apart (2 or more).
+    pub fn within(apart: u8) -> Option<LinkReach> {
+        (apart >= 2).then_some(LinkReach(apart))
+    }
+
+    /// The most cells the two may lie apart.
+    pub fn apart(self) -> u8 {
+        self.0
+    }
 }
 
 impl Default for ListLimits {
     fn default() -> Self {
-        ListLimits { full: 6, semi: 10, edge_semi: 24, all_ends: true, captured: false, edge_links: false }
+        ListLimits { full: 6, semi: 10, edge_semi: 24, all_ends: true, captured: false, edge_links: None }
     }
 }
 
@@ -125,18 +147,23 @@ impl ListLimits {
     /// Reads `FULL:SEMI:EDGE_SEMI`, three counts from 1 to 1000 for the
     /// group-only search with those lists, `all` for [`AllEnds`],
     /// `all+captured` for it with captured sets, and either with `+links`
-    /// for the second-row links along the edges.
+    /// for the second-row links along the edges (`+linksN`: only cells
+    /// at most N apart, N from 2 to 254).
     pub fn parse(text: &str) -> Option<ListLimits> {
-        let (base, edge_links) = match text.strip_suffix("+links") {
-            Some(base) => (base, true),
-            None => (text, false),
+        let (base, edge_links) = match text.split_once("+links") {
+            Some((base, "")) => (base, Some(LinkReach::ANY)),
+            Some((base, apart)) => {
+                let apart = apart.parse::<u8>().ok().filter(|&a| a < u8::MAX)?;
+                (base, Some(LinkReach::within(apart)?))
+            }
+            None => (text, None),
         };
         match base {
             "all" => return Some(ListLimits { all_ends: true, captured: false, edge_links, ..ListLimits::default() }),
             "all+captured" => {
                 return Some(ListLimits { all_ends: true, captured: true, edge_links, ..ListLimits::default() });
             }
-            _ if edge_links => return None,
+            _ if edge_links.is_some() => return None,
             _ => {}
         }
         let mut parts = text.split(':').map(|v| v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n)));
@@ -146,7 +173,7 @@ impl ListLimits {
             edge_semi: parts.next()??,
             all_ends: false,
             captured: false,
-            edge_links: false,
+            edge_links: None,
         };
         parts.next().is_none().then_some(limits)
     }

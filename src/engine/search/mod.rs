@@ -95,7 +95,8 @@ pub struct SearchConfig {
     pub deeper_after: u32,
     /// The rules of that second look: captured sets by default
     /// (`all+captured`), or with the second-row links too
-    /// (`all+captured+links`).
+    /// (`all+captured+links`, or `+links3` for cells at most three
+    /// apart).
     pub deeper_lists: ListLimits,
     /// Upper bound of the tree's memory.
     pub memory_bytes: usize,

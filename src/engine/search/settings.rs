@@ -114,8 +114,7 @@ fn near(value: &str) -> Option<Option<NearFactors>> {
     Some(Some(NearFactors { adjacent: factor(adjacent)?, two: factor(two)? }))
 }
 
-const LISTS: &str =
-    "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000, all, or all+captured, the last two with +links or not";
+const LISTS: &str = "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000, all, or all+captured, the last two with +links, +linksN (N from 2 to 254: cells at most N apart) or neither";
 
 /// `base` with every `name=value` of `spec` (joined by commas; `-` or
 /// nothing: no change) applied in order.
@@ -131,6 +130,7 @@ pub fn parse(spec: &str, base: SearchConfig) -> Result<SearchConfig, SettingErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::connections::LinkReach;
 
     #[test]
     fn settings_change_only_what_they_name() {
@@ -138,17 +138,22 @@ mod tests {
         let c = parse("exploration=0.2, rave_prior=8,near=3:1.5,lists=12:20:48,root_exploration=0.4", base).unwrap();
         assert_eq!(
             c.lists,
-            ListLimits { full: 12, semi: 20, edge_semi: 48, all_ends: false, captured: false, edge_links: false }
+            ListLimits { full: 12, semi: 20, edge_semi: 48, all_ends: false, captured: false, edge_links: None }
         );
         assert!(parse("lists=all", base).unwrap().lists.all_ends);
         let captured = parse("lists=all+captured", base).unwrap().lists;
         assert!(captured.all_ends && captured.captured);
         assert!(!parse("lists=all", base).unwrap().lists.captured);
         let linked = parse("lists=all+captured+links", base).unwrap().lists;
-        assert!(linked.captured && linked.edge_links && !captured.edge_links);
-        assert!(parse("lists=all+links", base).unwrap().lists.edge_links);
+        assert!(linked.captured && linked.edge_links == Some(LinkReach::ANY) && captured.edge_links.is_none());
+        assert_eq!(parse("lists=all+links", base).unwrap().lists.edge_links, Some(LinkReach::ANY));
+        let near = parse("lists=all+captured+links3", base).unwrap().lists;
+        assert!(near.captured && near.edge_links.map(LinkReach::apart) == Some(3));
+        for wrong in ["all+links1", "all+links255", "all+links-3", "all+linksx", "6:10:24+links", "all+links3+links"] {
+            assert!(parse(&format!("lists={wrong}"), base).is_err(), "{wrong}");
+        }
         let deeper = parse("deeper_lists=all+captured+links", base).unwrap();
-        assert!(deeper.deeper_lists.edge_links && deeper.lists == base.lists);
+        assert!(deeper.deeper_lists.edge_links.is_some() && deeper.lists == base.lists);
         assert_eq!(c.exploration, 0.2);
         assert_eq!(c.root_exploration, 0.4);
         assert_eq!(c.rave_prior, 8.0);

@@ -23,6 +23,7 @@
 //! builds the same links from its second-row ladder patterns
 //! (docs/benchmarks.md, 2026-12-04).
 
+use super::super::LinkReach;
 use crate::engine::bits::{Bits, Masks};
 use crate::engine::color::Color;
 
@@ -40,8 +41,15 @@ pub(super) struct EdgeLinkPair<B> {
 pub(super) const LINK_NEED: u32 = 2;
 
 /// The links of `colour` along both its edges, for cells that are empty
-/// or the side's (`own`), with their first-row cells empty.
-pub(super) fn second_row_links<B: Bits>(m: &Masks<B>, colour: Color, own: B, empty: B) -> Vec<EdgeLinkPair<B>> {
+/// or the side's (`own`), with their first-row cells empty, at most
+/// `reach` apart.
+pub(super) fn second_row_links<B: Bits>(
+    m: &Masks<B>,
+    colour: Color,
+    own: B,
+    empty: B,
+    reach: LinkReach,
+) -> Vec<EdgeLinkPair<B>> {
     let n = i32::from(m.size);
     let mut out = Vec::new();
     if n < 4 {
@@ -66,7 +74,7 @@ pub(super) fn second_row_links<B: Bits>(m: &Masks<B>, colour: Color, own: B, emp
             .collect();
         for (i, &(a, s, ps)) in free.iter().enumerate() {
             for &(b, t, pt) in &free[i + 1..] {
-                if b - a < 2 {
+                if b - a < 2 || b - a > i32::from(reach.apart()) {
                     continue;
                 }
                 let pairs = B::single(ps[0]) | B::single(ps[1]) | B::single(pt[0]) | B::single(pt[1]);
@@ -103,7 +111,7 @@ mod tests {
     #[test]
     fn two_cells_two_apart_get_the_pairs_link_and_four_narrower_ones() {
         let m = Masks::<u128>::new(11);
-        let links = second_row_links(&m, Color::Red, 0, m.board);
+        let links = second_row_links(&m, Color::Red, 0, m.board, LinkReach::ANY);
         let between: Vec<Vec<String>> = links
             .iter()
             .filter(|l| (l.s, l.t) == (at(11, "b8"), at(11, "b10")))
@@ -127,23 +135,38 @@ mod tests {
     }
 
     #[test]
+    fn a_reach_keeps_only_the_links_of_cells_that_near() {
+        let m = Masks::<u128>::new(11);
+        let count = |reach: LinkReach, s: &str, t: &str| {
+            let links = second_row_links(&m, Color::Red, 0, m.board, reach);
+            links.iter().filter(|l| (l.s, l.t) == (at(11, s), at(11, t))).count()
+        };
+        let three = LinkReach::within(3).unwrap();
+        assert_eq!((count(three, "b8", "b10"), count(three, "b2", "b5"), count(three, "b2", "b9")), (5, 1, 0));
+        assert_eq!(count(LinkReach::within(2).unwrap(), "b2", "b5"), 0);
+        assert_eq!(count(LinkReach::ANY, "b1", "b11"), 0, "b11's first-row pair is off the board");
+        assert_eq!(count(LinkReach::ANY, "b1", "b10"), 1);
+        assert!(LinkReach::within(1).is_none());
+    }
+
+    #[test]
     fn a_taken_first_row_cell_or_middle_removes_links() {
         let m = Masks::<u128>::new(11);
         // Blue's bottom edge: c10 over b11 and c11, e10 over d11 and e11.
         let (c10, e10) = (at(11, "c10"), at(11, "e10"));
-        let all = second_row_links(&m, Color::Blue, 0, m.board);
+        let all = second_row_links(&m, Color::Blue, 0, m.board, LinkReach::ANY);
         assert_eq!(all.iter().filter(|l| (l.s, l.t) == (c10, e10)).count(), 5);
         // The middle d10 taken: the pairs' link alone.
         let empty = m.board & !(1u128 << at(11, "d10"));
-        let links = second_row_links(&m, Color::Blue, 0, empty);
+        let links = second_row_links(&m, Color::Blue, 0, empty, LinkReach::ANY);
         assert_eq!(links.iter().filter(|l| (l.s, l.t) == (c10, e10)).count(), 1);
         // A first-row cell of e10 taken: no link from e10.
         let empty = m.board & !(1u128 << at(11, "e11"));
-        let links = second_row_links(&m, Color::Blue, 0, empty);
+        let links = second_row_links(&m, Color::Blue, 0, empty, LinkReach::ANY);
         assert!(!links.iter().any(|l| l.s == e10 || l.t == e10));
         // The side's own stone on the second row links like an empty cell.
         let own = 1u128 << e10;
-        let links = second_row_links(&m, Color::Blue, own, m.board & !own);
+        let links = second_row_links(&m, Color::Blue, own, m.board & !own, LinkReach::ANY);
         assert_eq!(links.iter().filter(|l| (l.s, l.t) == (c10, e10)).count(), 5);
     }
 
@@ -185,7 +208,7 @@ mod tests {
         for n in [5u8, 7, 11] {
             let m = Masks::<u128>::new(n);
             for colour in [Color::Red, Color::Blue] {
-                let links = second_row_links(&m, colour, 0, m.board);
+                let links = second_row_links(&m, colour, 0, m.board, LinkReach::ANY);
                 assert!(!links.is_empty());
                 for l in links {
                     // The edge the two cells lie along: the one whose

@@ -26,7 +26,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-use super::{EdgeConnection, EdgeLink, Exposed, ladders};
+use super::{EdgeConnection, EdgeLink, Exposed, LinkReach, ladders};
 use crate::engine::bits::{Bits, Masks};
 use crate::engine::color::Color;
 
@@ -132,8 +132,8 @@ pub struct AllEnds<B: Bits> {
     /// Whether AND and OR may overlap in captured sets (`captured`).
     captured_sets: bool,
     /// Whether second-row cells get their links along the edge
-    /// (`edge_links`).
-    edge_links: bool,
+    /// (`edge_links`), and how far apart, if at all.
+    edge_links: Option<LinkReach>,
     lists: Vec<Lists<B>>,
     touched: Vec<usize>,
     /// For each end, the ends it has a full connection with.
@@ -155,7 +155,7 @@ impl<B: Bits> AllEnds<B> {
     /// The search for an `n`×`n` board; with `captured_sets`, AND and OR
     /// also combine connections that share cells of captured sets; with
     /// `edge_links`, second-row cells start linked along their edge.
-    pub fn new(n: u8, captured_sets: bool, edge_links: bool) -> AllEnds<B> {
+    pub fn new(n: u8, captured_sets: bool, edge_links: Option<LinkReach>) -> AllEnds<B> {
         let max_ends = n as usize * n as usize + 2;
         AllEnds {
             masks: Masks::new(n),
@@ -238,8 +238,8 @@ impl<B: Bits> AllEnds<B> {
                 self.add_full(start, l.edge, l.carrier, l.need);
             }
         }
-        if self.edge_links {
-            for l in edge_links::second_row_links(&m, colour, own, empty) {
+        if let Some(reach) = self.edge_links {
+            for l in edge_links::second_row_links(&m, colour, own, empty, reach) {
                 if let (Some(s), Some(t)) = (end(l.s), end(l.t))
                     && s != t
                 {
