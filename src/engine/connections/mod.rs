@@ -153,7 +153,9 @@ impl ListLimits {
         let (base, edge_links) = match text.split_once("+links") {
             Some((base, "")) => (base, Some(LinkReach::ANY)),
             Some((base, apart)) => {
-                let apart = apart.parse::<u8>().ok().filter(|&a| a < u8::MAX)?;
+                // Digits only: `u8`'s parser would also take "+3".
+                let digits = apart.bytes().all(|b| b.is_ascii_digit());
+                let apart = apart.parse::<u8>().ok().filter(|&a| digits && a < u8::MAX)?;
                 (base, Some(LinkReach::within(apart)?))
             }
             None => (text, None),

@@ -149,7 +149,16 @@ mod tests {
         assert_eq!(parse("lists=all+links", base).unwrap().lists.edge_links, Some(LinkReach::ANY));
         let near = parse("lists=all+captured+links3", base).unwrap().lists;
         assert!(near.captured && near.edge_links.map(LinkReach::apart) == Some(3));
-        for wrong in ["all+links1", "all+links255", "all+links-3", "all+linksx", "6:10:24+links", "all+links3+links"] {
+        for wrong in [
+            "all+links1",
+            "all+links255",
+            "all+links-3",
+            "all+linksx",
+            "6:10:24+links",
+            "all+links3+links",
+            "all+links+3",
+            "all+links 3",
+        ] {
             assert!(parse(&format!("lists={wrong}"), base).is_err(), "{wrong}");
         }
         let deeper = parse("deeper_lists=all+captured+links", base).unwrap();
