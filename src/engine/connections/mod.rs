@@ -126,9 +126,9 @@ impl LinkReach {
     /// Every two cells along the edge, however far apart.
     pub const ANY: LinkReach = LinkReach(u8::MAX);
 
-    /// Cells at most `apart` apart (2 or more).
+    /// Cells at most `apart` apart, from 2 to 254 (255 is [`Self::ANY`]).
     pub fn within(apart: u8) -> Option<LinkReach> {
-        (apart >= 2).then_some(LinkReach(apart))
+        (2..u8::MAX).contains(&apart).then_some(LinkReach(apart))
     }
 
     /// The most cells the two may lie apart.
@@ -155,7 +155,7 @@ impl ListLimits {
             Some((base, apart)) => {
                 // Digits only: `u8`'s parser would also take "+3".
                 let digits = apart.bytes().all(|b| b.is_ascii_digit());
-                let apart = apart.parse::<u8>().ok().filter(|&a| digits && a < u8::MAX)?;
+                let apart = apart.parse::<u8>().ok().filter(|_| digits)?;
                 (base, Some(LinkReach::within(apart)?))
             }
             None => (text, None),

@@ -74,7 +74,11 @@ pub(super) fn second_row_links<B: Bits>(
             .collect();
         for (i, &(a, s, ps)) in free.iter().enumerate() {
             for &(b, t, pt) in &free[i + 1..] {
-                if b - a < 2 || b - a > i32::from(reach.apart()) {
+                // `free` runs along the edge: the rest are farther still.
+                if b - a > i32::from(reach.apart()) {
+                    break;
+                }
+                if b - a < 2 {
                     continue;
                 }
                 let pairs = B::single(ps[0]) | B::single(ps[1]) | B::single(pt[0]) | B::single(pt[1]);
@@ -146,7 +150,7 @@ mod tests {
         assert_eq!(count(LinkReach::within(2).unwrap(), "b2", "b5"), 0);
         assert_eq!(count(LinkReach::ANY, "b1", "b11"), 0, "b11's first-row pair is off the board");
         assert_eq!(count(LinkReach::ANY, "b1", "b10"), 1);
-        assert!(LinkReach::within(1).is_none());
+        assert!(LinkReach::within(1).is_none() && LinkReach::within(u8::MAX).is_none());
     }
 
     #[test]
