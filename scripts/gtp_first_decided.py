@@ -38,7 +38,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gtp_match import Engine, EngineGone  # noqa: E402
-from gtp_vcs import Position, their_verdict  # noqa: E402
+from gtp_vcs import read_positions, their_verdict  # noqa: E402
 
 
 def games_of(positions):
@@ -96,11 +96,16 @@ def engine_verdict(engine, size):
         except RuntimeError:
             return "open"
         except EngineGone:
-            engine.proc = None
+            engine.stop()
             engine.start(size)
             return "open"
 
     return verdict
+
+
+def show(ply):
+    """A first ply as --out writes it: `-` for a side that never decides."""
+    return "-" if ply is None else str(ply)
 
 
 def parse_engine(text):
@@ -128,18 +133,10 @@ def main():
         unknown = {n for n, _ in setups} - {n for n, _ in engines}
         if unknown:
             raise ValueError(f"--setup names no --engine: {', '.join(sorted(unknown))}")
-        with open(args.positions) as f:
-            positions = [Position(line, i + 1) for i, line in enumerate(f) if line.strip()]
+        positions, names = read_positions(args.positions, args.names)
     except (OSError, ValueError) as e:
         sys.exit(f"cannot read the input: {e}")
-    if not positions:
-        sys.exit("no position to compare")
-    columns = len(positions[0].ours)
-    if any(len(p.ours) != columns for p in positions):
-        sys.exit("every line needs the same number of verdicts")
-    names = args.names.split(",") if args.names else [str(i + 1) for i in range(columns)]
-    if len(names) != columns:
-        sys.exit(f"--names gives {len(names)} names for {columns} columns")
+    columns = len(names)
     games = games_of(positions)
     size = positions[0].size
     ours = [[first_decided(g, lambda p, c=c: p.ours[c]) for g in games] for c in range(columns)]
@@ -154,7 +151,6 @@ def main():
             sys.exit(f"{name} stopped: {e}")
         finally:
             engine.stop()
-    show = lambda ply: "-" if ply is None else str(ply)  # noqa: E731
     if args.out:
         with open(args.out, "w") as f:
             f.write("\t".join(["game", "stones"] + names + [n for n, _ in engines]) + "\n")

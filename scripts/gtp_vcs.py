@@ -57,6 +57,24 @@ class Position:
                      for f in fields[1:]]
 
 
+def read_positions(path, names=None):
+    """The positions of a fast_checks file and the names of its columns of
+    verdicts (`names` comma-separated, else 1, 2, …); ValueError when the
+    file is empty, its lines disagree on the columns or the names do not
+    fit them."""
+    with open(path) as f:
+        positions = [Position(line, i + 1) for i, line in enumerate(f) if line.strip()]
+    if not positions:
+        raise ValueError("no position to compare")
+    columns = len(positions[0].ours)
+    if any(len(p.ours) != columns for p in positions):
+        raise ValueError("every line needs the same number of verdicts")
+    names = names.split(",") if names else [str(i + 1) for i in range(columns)]
+    if len(names) != columns:
+        raise ValueError(f"--names gives {len(names)} names for {columns} columns")
+    return positions, names
+
+
 def holds(engine, colour, kind):
     """Whether `colour` holds a `kind` connection between its edges."""
     first, second = EDGES[colour]
@@ -98,18 +116,10 @@ def main():
     ap.add_argument("--list", action="store_true", help="print the positions they decide and we do not")
     args = ap.parse_args()
     try:
-        with open(args.positions) as f:
-            positions = [Position(line, i + 1) for i, line in enumerate(f) if line.strip()]
+        positions, names = read_positions(args.positions, args.names)
     except (OSError, ValueError) as e:
         sys.exit(f"cannot read the positions: {e}")
-    if not positions:
-        sys.exit("no position to compare")
-    columns = len(positions[0].ours)
-    if any(len(p.ours) != columns for p in positions):
-        sys.exit("every line needs the same number of verdicts")
-    names = args.names.split(",") if args.names else [str(i + 1) for i in range(columns)]
-    if len(names) != columns:
-        sys.exit(f"--names gives {len(names)} names for {columns} columns")
+    columns = len(names)
     engine = Engine(args.engine, args.setup, "engine")
     theirs = []
     try:

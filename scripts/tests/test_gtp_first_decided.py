@@ -7,13 +7,14 @@ compare.
 
 import os
 import sys
+import tempfile
 import unittest
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, SCRIPTS)
 
 from gtp_first_decided import compare, first_decided, games_of, mean_plies, parse_engine  # noqa: E402
-from gtp_vcs import Position  # noqa: E402
+from gtp_vcs import Position, read_positions  # noqa: E402
 
 
 def positions(*lines):
@@ -43,6 +44,33 @@ class GamesTest(unittest.TestCase):
         self.assertEqual(first_decided(game, lambda p: p.ours[0]), 4)
         self.assertEqual(first_decided(game, lambda p: p.ours[1]), 3)
         self.assertIsNone(first_decided(game, lambda p: "open"))
+
+
+class ReadTest(unittest.TestCase):
+    def read(self, text, names=None):
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+            f.write(text)
+        try:
+            return read_positions(f.name, names)
+        finally:
+            os.unlink(f.name)
+
+    def test_columns_are_named_or_numbered(self):
+        positions, names = self.read("5x5 a1\topen 9\twon\n\n5x5 a1 b2\tlost\topen 3\n")
+        self.assertEqual(len(positions), 2)
+        self.assertEqual(names, ["1", "2"])
+        self.assertEqual(self.read("5x5 a1\topen 9\twon\n", "all,links3")[1], ["all", "links3"])
+
+    def test_bad_files_are_refused_with_the_reason(self):
+        for text, names, reason in [
+            ("", None, "no position"),
+            ("5x5 a1\topen 9\twon\n5x5 a1 b2\tlost\n", None, "same number"),
+            ("5x5 a1\topen 9\twon\n", "all", "1 names for 2 columns"),
+            ("5x5 a1\tmaybe\n", None, "not won, lost or open"),
+        ]:
+            with self.assertRaises(ValueError) as caught:
+                self.read(text, names)
+            self.assertIn(reason, str(caught.exception))
 
 
 class TallyTest(unittest.TestCase):
