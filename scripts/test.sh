@@ -82,11 +82,12 @@ step "the engine in WebAssembly (Node) answers as natively"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test engine_wasm 2>&1 | tee -a "$log"
 
-step "solver proofs and the ladder property test (optimised build: too slow unoptimised)"
+step "solver proofs and the ladders' property tests (optimised build: too slow unoptimised)"
 cargo test --release --lib -- engine::solver engine::bench engine::search::tests::losing_ engine::search::level::tests::small_boards_ \
   engine::search::level::tests::the_top_level_does_not_play \
   engine::search::bounded::tests::a_refuted_ engine::search::endgame::tests::a_choice_the_solver_refutes \
-  engine::connections::ladders::tests::every_ladder_holds 2>&1 | tee -a "$log"
+  engine::connections::ladders::tests::every_ladder_holds \
+  engine::connections::all_ends::ladder_links::tests::longer_ 2>&1 | tee -a "$log"
 
 # The bundles are measured and tested as they ship, so they are built by
 # rustc alone: built with clippy-driver as the compiler, the same commit

@@ -114,6 +114,12 @@ pub struct ListLimits {
     /// edges (MoHex's second-row ladder patterns; docs/benchmarks.md,
     /// 2026-12-04). None: no links.
     pub edge_links: Option<LinkReach>,
+    /// With [`AllEnds`], also start a second-row cell with one free
+    /// first-row cell linked, in the same sense, to a second-row cell with
+    /// both free however far along the edge, across the free cells
+    /// between (a ladder: MoHex's `row2end2b`; docs/benchmarks.md,
+    /// 2026-12-06).
+    pub ladder_links: bool,
 }
 
 /// How far apart along their edge two second-row cells may be and
@@ -139,34 +145,28 @@ impl LinkReach {
 
 impl Default for ListLimits {
     fn default() -> Self {
-        ListLimits { full: 6, semi: 10, edge_semi: 24, all_ends: true, captured: false, edge_links: None }
+        ListLimits {
+            full: 6,
+            semi: 10,
+            edge_semi: 24,
+            all_ends: true,
+            captured: false,
+            edge_links: None,
+            ladder_links: false,
+        }
     }
 }
 
 impl ListLimits {
     /// Reads `FULL:SEMI:EDGE_SEMI`, three counts from 1 to 1000 for the
     /// group-only search with those lists, `all` for [`AllEnds`],
-    /// `all+captured` for it with captured sets, and either with `+links`
+    /// `all+captured` for it with captured sets, either with `+links`
     /// for the second-row links along the edges (`+linksN`: only cells
-    /// at most N apart, N from 2 to 254).
+    /// at most N apart, N from 2 to 254), and any of those with
+    /// `+ladders` last for the ladder links.
     pub fn parse(text: &str) -> Option<ListLimits> {
-        let (base, edge_links) = match text.split_once("+links") {
-            Some((base, "")) => (base, Some(LinkReach::ANY)),
-            Some((base, apart)) => {
-                // Digits only: `u8`'s parser would also take "+3".
-                let digits = apart.bytes().all(|b| b.is_ascii_digit());
-                let apart = apart.parse::<u8>().ok().filter(|_| digits)?;
-                (base, Some(LinkReach::within(apart)?))
-            }
-            None => (text, None),
-        };
-        match base {
-            "all" => return Some(ListLimits { all_ends: true, captured: false, edge_links, ..ListLimits::default() }),
-            "all+captured" => {
-                return Some(ListLimits { all_ends: true, captured: true, edge_links, ..ListLimits::default() });
-            }
-            _ if edge_links.is_some() => return None,
-            _ => {}
+        if let Some(rest) = text.strip_prefix("all") {
+            return Self::parse_all_ends(rest);
         }
         let mut parts = text.split(':').map(|v| v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n)));
         let limits = ListLimits {
@@ -176,8 +176,26 @@ impl ListLimits {
             all_ends: false,
             captured: false,
             edge_links: None,
+            ladder_links: false,
         };
         parts.next().is_none().then_some(limits)
+    }
+
+    /// What follows `all`: `[+captured][+links[N]][+ladders]`.
+    fn parse_all_ends(rest: &str) -> Option<ListLimits> {
+        let (rest, ladder_links) = rest.strip_suffix("+ladders").map_or((rest, false), |r| (r, true));
+        let (rest, captured) = rest.strip_prefix("+captured").map_or((rest, false), |r| (r, true));
+        let edge_links = match rest {
+            "" => None,
+            "+links" => Some(LinkReach::ANY),
+            _ => {
+                let apart = rest.strip_prefix("+links")?;
+                // Digits only: `u8`'s parser would also take "+3".
+                let digits = apart.bytes().all(|b| b.is_ascii_digit());
+                Some(LinkReach::within(apart.parse::<u8>().ok().filter(|_| digits)?)?)
+            }
+        };
+        Some(ListLimits { all_ends: true, captured, edge_links, ladder_links, ..ListLimits::default() })
     }
 }
 
@@ -250,7 +268,7 @@ impl<B: Bits> Connections<B> {
     /// H-search for an `n`×`n` board, as `limits` asks.
     pub fn with_limits(n: u8, limits: ListLimits) -> Connections<B> {
         if limits.all_ends {
-            Connections::AllEnds(Box::new(AllEnds::new(n, limits.captured, limits.edge_links)))
+            Connections::AllEnds(Box::new(AllEnds::new(n, limits)))
         } else {
             Connections::GroupOnly(Box::new(GroupOnly::new(n, limits)))
         }

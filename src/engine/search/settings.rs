@@ -114,7 +114,7 @@ fn near(value: &str) -> Option<Option<NearFactors>> {
     Some(Some(NearFactors { adjacent: factor(adjacent)?, two: factor(two)? }))
 }
 
-const LISTS: &str = "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000, all, or all+captured, the last two with +links, +linksN (N from 2 to 254: cells at most N apart) or neither";
+const LISTS: &str = "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000, all, or all+captured, the last two with +links, +linksN (N from 2 to 254: cells at most N apart) or neither, then +ladders or not";
 
 /// `base` with every `name=value` of `spec` (joined by commas; `-` or
 /// nothing: no change) applied in order.
@@ -138,7 +138,15 @@ mod tests {
         let c = parse("exploration=0.2, rave_prior=8,near=3:1.5,lists=12:20:48,root_exploration=0.4", base).unwrap();
         assert_eq!(
             c.lists,
-            ListLimits { full: 12, semi: 20, edge_semi: 48, all_ends: false, captured: false, edge_links: None }
+            ListLimits {
+                full: 12,
+                semi: 20,
+                edge_semi: 48,
+                all_ends: false,
+                captured: false,
+                edge_links: None,
+                ladder_links: false
+            }
         );
         assert!(parse("lists=all", base).unwrap().lists.all_ends);
         let captured = parse("lists=all+captured", base).unwrap().lists;
@@ -148,7 +156,11 @@ mod tests {
         assert!(linked.captured && linked.edge_links == Some(LinkReach::ANY) && captured.edge_links.is_none());
         assert_eq!(parse("lists=all+links", base).unwrap().lists.edge_links, Some(LinkReach::ANY));
         let near = parse("lists=all+captured+links3", base).unwrap().lists;
-        assert!(near.captured && near.edge_links.map(LinkReach::apart) == Some(3));
+        assert!(near.captured && near.edge_links.map(LinkReach::apart) == Some(3) && !near.ladder_links);
+        let ladders = parse("lists=all+captured+links3+ladders", base).unwrap().lists;
+        assert!(ladders.captured && ladders.edge_links.map(LinkReach::apart) == Some(3) && ladders.ladder_links);
+        let alone = parse("lists=all+ladders", base).unwrap().lists;
+        assert!(alone.all_ends && alone.ladder_links && !alone.captured && alone.edge_links.is_none());
         for wrong in [
             "all+links1",
             "all+links255",
@@ -158,6 +170,11 @@ mod tests {
             "all+links3+links",
             "all+links+3",
             "all+links 3",
+            "all+ladders+links",
+            "all+ladders+captured",
+            "all+ladders+ladders",
+            "6:10:24+ladders",
+            "allladders",
         ] {
             assert!(parse(&format!("lists={wrong}"), base).is_err(), "{wrong}");
         }

@@ -40,6 +40,60 @@ pub(super) struct EdgeLinkPair<B> {
 /// and one first-row cell.
 pub(super) const LINK_NEED: u32 = 2;
 
+/// A cell `depth` rows from one of the side's edges (0: on its first
+/// row), with its two neighbours a row nearer: `lo` shared with the cell
+/// before it along the edge, `hi` with the one after (None where off the
+/// board).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RowCell {
+    pub cell: usize,
+    pub lo: Option<usize>,
+    pub hi: Option<usize>,
+}
+
+/// Where cells lie towards the edge `edge` (0 or 1, as the searches
+/// number them) of `colour` on an `n`×`n` board, by their place along the
+/// edge and their depth.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct EdgeFrame {
+    pub n: i32,
+    pub colour: Color,
+    pub edge: usize,
+}
+
+impl EdgeFrame {
+    /// The cell `along` the edge at `depth`, if on the board.
+    pub fn index(self, along: i32, depth: i32) -> Option<usize> {
+        let n = self.n;
+        let (c, r) = match (self.colour, self.edge) {
+            (Color::Red, 0) => (depth, along),
+            (Color::Red, _) => (n - 1 - depth, along),
+            (Color::Blue, 0) => (along, depth),
+            (Color::Blue, _) => (along, n - 1 - depth),
+        };
+        ((0..n).contains(&c) && (0..n).contains(&r)).then(|| (r * n + c) as usize)
+    }
+
+    /// The places along the edge of a cell's `lo` and `hi` neighbours a
+    /// row nearer.
+    pub fn below(self, along: i32) -> [i32; 2] {
+        if self.edge == 0 { [along, along + 1] } else { [along - 1, along] }
+    }
+
+    /// The cell `along` the edge at `depth` (at least 1) with its two
+    /// neighbours a row nearer, if on the board.
+    pub fn cell(self, along: i32, depth: i32) -> Option<RowCell> {
+        let [lo, hi] = self.below(along);
+        Some(RowCell { cell: self.index(along, depth)?, lo: self.index(lo, depth - 1), hi: self.index(hi, depth - 1) })
+    }
+}
+
+/// The second-row cell `along` the edge `edge` of `colour` on an `n`×`n`
+/// board, if on the board.
+pub(super) fn second_row_cell(n: i32, colour: Color, edge: usize, along: i32) -> Option<RowCell> {
+    EdgeFrame { n, colour, edge }.cell(along, 1)
+}
+
 /// The links of `colour` along both its edges, for cells that are empty
 /// or the side's (`own`), with their first-row cells empty, at most
 /// `reach` apart.
@@ -57,16 +111,12 @@ pub(super) fn second_row_links<B: Bits>(
     }
     for edge in 0..2 {
         // The cell `along` the edge on the second row, and its two
-        // first-row cells, if all are on the board.
+        // first-row cells, if all are on the board (towards the second
+        // edge, `hi` first: the order the lists' tie-breaks were measured
+        // with).
         let at = |along: i32| -> Option<(usize, [usize; 2])> {
-            let index = |c: i32, r: i32| ((0..n).contains(&c) && (0..n).contains(&r)).then(|| (r * n + c) as usize);
-            let (cell, below) = match (colour, edge) {
-                (Color::Red, 0) => (index(1, along)?, [index(0, along)?, index(0, along + 1)?]),
-                (Color::Red, _) => (index(n - 2, along)?, [index(n - 1, along)?, index(n - 1, along - 1)?]),
-                (Color::Blue, 0) => (index(along, 1)?, [index(along, 0)?, index(along + 1, 0)?]),
-                (Color::Blue, _) => (index(along, n - 2)?, [index(along, n - 1)?, index(along - 1, n - 1)?]),
-            };
-            Some((cell, below))
+            let c = second_row_cell(n, colour, edge, along)?;
+            Some((c.cell, if edge == 0 { [c.lo?, c.hi?] } else { [c.hi?, c.lo?] }))
         };
         let free: Vec<(i32, usize, [usize; 2])> = (0..n)
             .filter_map(|along| at(along).map(|(cell, below)| (along, cell, below)))
@@ -101,11 +151,11 @@ pub(super) fn second_row_links<B: Bits>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::captured::tests::at;
     use super::*;
 
-    fn cells(n: u8, b: u128) -> Vec<String> {
+    pub(in crate::engine::connections::all_ends) fn cells(n: u8, b: u128) -> Vec<String> {
         (0..n as usize * n as usize)
             .filter(|i| b >> i & 1 == 1)
             .map(|i| format!("{}{}", (b'a' + (i % n as usize) as u8) as char, i / n as usize + 1))
@@ -178,7 +228,15 @@ mod tests {
     /// cells `free` (the opponent moving first there and owning every
     /// other cell), ends with `s` and `t` joined or both on its edge
     /// `edge`.
-    fn holds(n: u8, colour: Color, (s, t): (usize, usize), edge: usize, free: u128, mine: u128, theirs: bool) -> bool {
+    pub(in crate::engine::connections::all_ends) fn holds(
+        n: u8,
+        colour: Color,
+        (s, t): (usize, usize),
+        edge: usize,
+        free: u128,
+        mine: u128,
+        theirs: bool,
+    ) -> bool {
         if free == 0 {
             return settled(n, colour, s, t, mine, edge);
         }

@@ -22,11 +22,12 @@
 
 mod captured;
 mod edge_links;
+mod ladder_links;
 mod rules;
 #[cfg(test)]
 mod tests;
 
-use super::{EdgeConnection, EdgeLink, Exposed, LinkReach, ladders};
+use super::{EdgeConnection, EdgeLink, Exposed, LinkReach, ListLimits, ladders};
 use crate::engine::bits::{Bits, Masks};
 use crate::engine::color::Color;
 
@@ -134,6 +135,8 @@ pub struct AllEnds<B: Bits> {
     /// Whether second-row cells get their links along the edge
     /// (`edge_links`), and how far apart, if at all.
     edge_links: Option<LinkReach>,
+    /// Whether second-row cells get their ladder links (`ladder_links`).
+    ladder_links: bool,
     lists: Vec<Lists<B>>,
     touched: Vec<usize>,
     /// For each end, the ends it has a full connection with.
@@ -152,10 +155,10 @@ pub struct AllEnds<B: Bits> {
 }
 
 impl<B: Bits> AllEnds<B> {
-    /// The search for an `n`×`n` board; with `captured_sets`, AND and OR
-    /// also combine connections that share cells of captured sets; with
-    /// `edge_links`, second-row cells start linked along their edge.
-    pub fn new(n: u8, captured_sets: bool, edge_links: Option<LinkReach>) -> AllEnds<B> {
+    /// The search for an `n`×`n` board; as `limits` asks, AND and OR
+    /// also combine connections that share cells of captured sets, and
+    /// second-row cells start linked along their edge (pairs, ladders).
+    pub fn new(n: u8, limits: ListLimits) -> AllEnds<B> {
         let max_ends = n as usize * n as usize + 2;
         AllEnds {
             masks: Masks::new(n),
@@ -166,8 +169,9 @@ impl<B: Bits> AllEnds<B> {
             end_cell: Vec::new(),
             end_bit: Vec::new(),
             captured: Vec::new(),
-            captured_sets,
-            edge_links,
+            captured_sets: limits.captured,
+            edge_links: limits.edge_links,
+            ladder_links: limits.ladder_links,
             lists: vec![Lists::default(); max_ends * (max_ends - 1) / 2],
             touched: Vec::new(),
             partners: vec![Vec::new(); max_ends],
@@ -244,6 +248,15 @@ impl<B: Bits> AllEnds<B> {
                     && s != t
                 {
                     self.add_full(s, t, l.carrier, edge_links::LINK_NEED);
+                }
+            }
+        }
+        if self.ladder_links {
+            for (l, need) in ladder_links::ladder_links(m.size, colour, own, empty) {
+                if let (Some(s), Some(t)) = (end(l.s), end(l.t))
+                    && s != t
+                {
+                    self.add_full(s, t, l.carrier, need);
                 }
             }
         }

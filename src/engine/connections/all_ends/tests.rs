@@ -13,7 +13,7 @@ fn both(text: &str, colour: Color) -> (EdgeLink<u128>, EdgeLink<u128>) {
     let lists = ListLimits { all_ends: false, ..ListLimits::default() };
     (
         GroupOnly::new(n, lists).edge_link(colour, own, empty, false),
-        AllEnds::new(n, false, None).edge_link(colour, own, empty, false),
+        AllEnds::new(n, ListLimits::default()).edge_link(colour, own, empty, false),
     )
 }
 
@@ -62,14 +62,15 @@ proptest::proptest! {
         let colour = if colour_red { Color::Red } else { Color::Blue };
         let mut memo = Memo::new();
         // With captured sets and without, with the second-row links and
-        // without: each must hold.
-        for (captured, links) in [(false, None), (true, None), (false, Some(LinkReach::ANY)), (true, Some(LinkReach::ANY))] {
-        let link = AllEnds::<u128>::new(n, captured, links).edge_link(colour, s.of(colour), empty, false);
+        // the ladder links and without: each must hold.
+        for lists in ["all", "all+captured", "all+links", "all+captured+links", "all+ladders", "all+captured+links+ladders"] {
+        let limits = ListLimits::parse(lists).unwrap();
+        let link = AllEnds::<u128>::new(n, limits).edge_link(colour, s.of(colour), empty, false);
         let mut theirs = s;
         theirs.to_move = colour.opponent();
         match link {
             EdgeLink::Full { .. } => {
-                proptest::prop_assert!(!mover_wins(theirs, &m, &mut memo), "full for {:?}, captured {} links {:?}", colour, captured, links);
+                proptest::prop_assert!(!mover_wins(theirs, &m, &mut memo), "full for {:?}, lists {}", colour, lists);
             }
             EdgeLink::Semi { must, key, .. } => {
                 let mut keyed = theirs;
@@ -77,14 +78,14 @@ proptest::proptest! {
                 keyed.play(key as usize);
                 proptest::prop_assert!(
                     keyed.has_won(&m, colour) || !mover_wins(keyed, &m, &mut memo),
-                    "semi key for {:?}, captured {} links {:?}", colour, captured, links
+                    "semi key for {:?}, lists {}", colour, lists
                 );
                 for i in (empty & !must).ones() {
                     let mut t = theirs;
                     t.play(i);
                     proptest::prop_assert!(
                         !t.has_won(&m, colour.opponent()) && mover_wins(t, &m, &mut memo),
-                        "{:?} may play {} outside the must-play cells, captured {} links {:?}", colour.opponent(), i, captured, links
+                        "{:?} may play {} outside the must-play cells, lists {}", colour.opponent(), i, lists
                     );
                 }
             }

@@ -159,7 +159,7 @@ fn short_lists_miss_what_an_or_of_several_semis_builds() {
     let s = Stones::<u128>::from_position(g.position());
     let m = Masks::<u128>::new(7);
     let (own, empty) = (s.of(Color::Blue), s.empty_cells(&m));
-    let one = ListLimits { full: 1, semi: 1, edge_semi: 1, all_ends: false, captured: false, edge_links: None };
+    let one = ListLimits { full: 1, semi: 1, edge_semi: 1, ..lists() };
     let short = GroupOnly::new(7, one).edge_link(Color::Blue, own, empty, false);
     assert!(!matches!(short, EdgeLink::Full { .. }), "{short:?}");
     let long = GroupOnly::new(7, lists()).edge_link(Color::Blue, own, empty, false);
