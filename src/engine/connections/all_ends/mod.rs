@@ -208,30 +208,7 @@ impl<B: Bits> AllEnds<B> {
                 self.captured[e] = captured::captured_set(&m, colour, own, empty, self.end_cell[e] as usize);
             }
         }
-        // Adjacency: a group to the empty cells it touches (an edge to its
-        // row too), and an empty cell to its empty neighbours.
-        let mut cell_end = vec![u16::MAX; m.size as usize * m.size as usize];
-        for e in self.groups..self.ends {
-            cell_end[self.end_cell[e] as usize] = e as u16;
-        }
-        for (g, &stones) in group_stones.iter().enumerate() {
-            let edge = match g {
-                0 => first,
-                1 => second,
-                _ => B::zero(),
-            };
-            for i in ((m.grow(stones) | edge) & empty).ones() {
-                self.add_full(g as u16, cell_end[i], B::zero(), 0);
-            }
-        }
-        for e in self.groups..self.ends {
-            let cell = self.end_cell[e] as usize;
-            for i in (m.grow(B::single(cell)) & empty).ones() {
-                if i > cell {
-                    self.add_full(e as u16, cell_end[i], B::zero(), 0);
-                }
-            }
-        }
+        let cell_end = self.add_adjacency(&group_stones, [first, second]);
         // Ladders and links start from a group's stone or an empty cell;
         // they are few, so a stone's group is looked up among the groups.
         let end = |c: usize| {
@@ -251,7 +228,14 @@ impl<B: Bits> AllEnds<B> {
                 }
             }
         }
-        if self.ladder_links {
+        self.stop_at_semi = any_semi;
+        self.done = false;
+        self.run();
+        // The ladder links come once the rest has settled: many with
+        // large carriers, in the lists from the start they narrow what a
+        // pair's connections share, so that smaller ones found later are
+        // turned away and AND finds less (docs/benchmarks.md, 2026-12-06).
+        if self.ladder_links && !self.done {
             for (l, need) in ladder_links::ladder_links(m.size, colour, own, empty) {
                 if let (Some(s), Some(t)) = (end(l.s), end(l.t))
                     && s != t
@@ -259,11 +243,36 @@ impl<B: Bits> AllEnds<B> {
                     self.add_full(s, t, l.carrier, need);
                 }
             }
+            self.run();
         }
-        self.stop_at_semi = any_semi;
-        self.done = false;
-        self.run();
         self.result()
+    }
+
+    /// Adjacency: a group to the empty cells it touches (an edge to its
+    /// first row too), and an empty cell to its empty neighbours. Returns
+    /// each empty cell's end.
+    fn add_adjacency(&mut self, group_stones: &[B], first_rows: [B; 2]) -> Vec<u16> {
+        let m = self.masks;
+        let empty = self.empty;
+        let mut cell_end = vec![u16::MAX; m.size as usize * m.size as usize];
+        for e in self.groups..self.ends {
+            cell_end[self.end_cell[e] as usize] = e as u16;
+        }
+        for (g, &stones) in group_stones.iter().enumerate() {
+            let edge = first_rows.get(g).copied().unwrap_or(B::zero());
+            for i in ((m.grow(stones) | edge) & empty).ones() {
+                self.add_full(g as u16, cell_end[i], B::zero(), 0);
+            }
+        }
+        for e in self.groups..self.ends {
+            let cell = self.end_cell[e] as usize;
+            for i in (m.grow(B::single(cell)) & empty).ones() {
+                if i > cell {
+                    self.add_full(e as u16, cell_end[i], B::zero(), 0);
+                }
+            }
+        }
+        cell_end
     }
 
     /// As [`super::Connections::exposed`].

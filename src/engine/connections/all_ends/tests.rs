@@ -124,3 +124,31 @@ fn second_row_links_decide_a_position_captured_sets_leave_open() {
     let known = Knowledge::<u128>::of_record(text, ListLimits::parse("all+captured+links").unwrap());
     assert!(matches!(known, Known::Won { .. }));
 }
+
+#[test]
+fn ladder_links_decide_a_position_captured_sets_leave_open() {
+    use crate::engine::solver::{Knowledge, Known};
+    // From a game against MoHex 2.0 on 11×11 (hexarena as Blue), Red to
+    // move after Blue's h4: MoHex's connections with only its ladder
+    // patterns call it won for Red seven stones earlier, and Red won.
+    // Captured sets alone leave it open.
+    let text = "11x11 f8 e8 f6 e6 e7 c8 d7 c7 d6 c6 d4 d5 e4 e5 f4 g4 f5 g6 g5 i4 h5 i5 h6 i6 h8 h7 g9 f9 g8 h4";
+    let open = Knowledge::<u128>::of_record(text, ListLimits::parse("all+captured").unwrap());
+    assert!(matches!(open, Known::Open { .. }));
+    let known = Knowledge::<u128>::of_record(text, ListLimits::parse("all+captured+ladders").unwrap());
+    assert!(matches!(known, Known::Won { .. }));
+}
+
+#[test]
+fn ladder_links_come_late_enough_to_lose_nothing() {
+    use crate::engine::solver::{Knowledge, Known};
+    // Five stones on, Blue to move: the plain rules find Red's full
+    // connection. With the ladder links in the lists from the start, their
+    // large carriers turned smaller connections away and it was missed.
+    let text = "11x11 f8 e8 f6 e6 e7 c8 d7 c7 d6 c6 d4 d5 e4 e5 f4 g4 f5 g6 g5 i4 h5 i5 h6 i6 h8 h7 g9 f9 g8 h4 b5 \
+                f7 g7 i8 i7";
+    for lists in ["all", "all+ladders"] {
+        let known = Knowledge::<u128>::of_record(text, ListLimits::parse(lists).unwrap());
+        assert!(matches!(known, Known::Lost { .. }), "{lists}");
+    }
+}
