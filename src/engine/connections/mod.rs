@@ -114,11 +114,13 @@ pub struct ListLimits {
     /// edges (MoHex's second-row ladder patterns; docs/benchmarks.md,
     /// 2026-12-04). None: no links.
     pub edge_links: Option<LinkReach>,
-    /// With [`AllEnds`], also start a second-row cell with one free
-    /// first-row cell linked, in the same sense, to a second-row cell with
-    /// both free however far along the edge, across the free cells
-    /// between (a ladder: MoHex's `row2end2b`; docs/benchmarks.md,
-    /// 2026-12-06).
+    /// With [`AllEnds`], also link, in the same sense, a second-row cell
+    /// with one free first-row cell (or a third-row cell over two free
+    /// second-row cells) to a second-row cell with both free however far
+    /// along the edge, across the free cells between (a ladder: MoHex's
+    /// `row2end2b`). They decide more only with `captured`: the far
+    /// cell's way to the edge shares its first-row cells with the link
+    /// (docs/benchmarks.md, 2026-12-06).
     pub ladder_links: bool,
 }
 

@@ -96,7 +96,7 @@ pub struct SearchConfig {
     /// The rules of that second look: captured sets by default
     /// (`all+captured`), or with the second-row links too
     /// (`all+captured+links`, or `+links3` for cells at most three
-    /// apart).
+    /// apart), the ladder links (`all+captured+ladders`), or both.
     pub deeper_lists: ListLimits,
     /// Upper bound of the tree's memory.
     pub memory_bytes: usize,
