@@ -14,6 +14,7 @@
 //! first-row cell is answered by the next step, any other by taking that
 //! cell.
 
+use super::edge_frame::EdgeFrame;
 use super::escapes::{Offset, escapes};
 use crate::engine::bits::Bits;
 use crate::engine::color::Color;
@@ -30,29 +31,6 @@ pub(super) struct Ladder<B> {
     pub need: u32,
 }
 
-/// Where the second and first rows lie towards one edge: a cell by its
-/// place `along` the edge and its `row` (0 the first row, 1 the second).
-#[derive(Clone, Copy)]
-struct Frame {
-    n: i32,
-    colour: Color,
-    edge: u16,
-}
-
-impl Frame {
-    /// The cell at (`along`, `row`), if on the board. Towards Blue's
-    /// second edge the place is the column; the other edges are that
-    /// frame turned half a turn (the first edge) or transposed (Red).
-    fn cell(self, along: i32, row: i32) -> Option<usize> {
-        if !(0..self.n).contains(&along) || !(0..self.n).contains(&row) {
-            return None;
-        }
-        let (a, d) = if self.edge == 1 { (along, self.n - 1 - row) } else { (self.n - 1 - along, row) };
-        let (q, r) = if self.colour == Color::Blue { (a, d) } else { (d, a) };
-        Some((r * self.n + q) as usize)
-    }
-}
-
 /// Every second-row ladder of `colour` on an `n`×`n` board that ends in an
 /// escape and takes at least one step (a shorter one is a bridge to the
 /// edge, which the rules find). `joined` holds the side's stones already
@@ -63,9 +41,9 @@ pub(super) fn second_row<B: Bits>(n: u8, colour: Color, own: B, empty: B, joined
         return out;
     }
     for edge in 0..2u16 {
-        let frame = Frame { n: i32::from(n), colour, edge };
+        let frame = EdgeFrame { n: i32::from(n), colour, edge: usize::from(edge) };
         for along in 0..frame.n {
-            let Some(start) = frame.cell(along, 1) else { continue };
+            let Some(start) = frame.turned(along, 1) else { continue };
             let open = empty.has(start) || (own.has(start) && !joined[edge as usize].has(start));
             if !open {
                 continue;
@@ -83,10 +61,10 @@ pub(super) fn second_row<B: Bits>(n: u8, colour: Color, own: B, empty: B, joined
 /// Follows the ladder from the second-row cell at `along` in direction
 /// `step`: the empty cells it crosses and the stones it takes, if it ends
 /// in an escape after at least one step.
-fn walk<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B, joined: B) -> Option<(B, u32)> {
+fn walk<B: Bits>(frame: EdgeFrame, along: i32, step: i32, own: B, empty: B, joined: B) -> Option<(B, u32)> {
     // The first-row cell ahead of the second-row cell at `a`: beside it
     // and beside the next second-row cell in the ladder's direction.
-    let ahead = |a: i32| frame.cell(if step > 0 { a } else { a - 1 }, 0);
+    let ahead = |a: i32| frame.turned(if step > 0 { a } else { a - 1 }, 0);
     let (mut carrier, mut steps, mut a) = (B::zero(), 0u32, along);
     loop {
         let below = ahead(a)?;
@@ -100,7 +78,7 @@ fn walk<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B, joined: 
             return Some((carrier | window, steps + need));
         }
         carrier = carrier | B::single(below);
-        let next = frame.cell(a + step, 1)?;
+        let next = frame.turned(a + step, 1)?;
         if own.has(next) {
             if steps == 0 {
                 return None;
@@ -123,8 +101,8 @@ fn walk<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B, joined: 
 
 /// The cells of the first escape (`escapes`) open to a ladder whose head
 /// stands at `along` on the second row, and the stones it needs.
-fn escape_at<B: Bits>(frame: Frame, along: i32, step: i32, own: B, empty: B) -> Option<(B, u32)> {
-    let at = |o: Offset| frame.cell(along + step * i32::from(o.ahead), i32::from(o.row));
+fn escape_at<B: Bits>(frame: EdgeFrame, along: i32, step: i32, own: B, empty: B) -> Option<(B, u32)> {
+    let at = |o: Offset| frame.turned(along + step * i32::from(o.ahead), i32::from(o.row));
     escapes(step > 0).iter().find_map(|e| {
         own.has(at(e.stone)?).then_some(())?;
         let window =

@@ -15,6 +15,7 @@
 //! with short lists, and is cheaper. [`ListLimits`] picks one.
 
 mod all_ends;
+mod edge_frame;
 mod escapes;
 mod group_only;
 mod ladders;

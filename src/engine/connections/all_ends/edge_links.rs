@@ -24,69 +24,23 @@
 //! (docs/benchmarks.md, 2026-12-04).
 
 use super::super::LinkReach;
+use super::super::edge_frame::{EdgeFrame, RowCell};
 use crate::engine::bits::{Bits, Masks};
 use crate::engine::color::Color;
 
 /// A link between the cells `s` and `t` (each an empty cell or the side's
-/// stone) within `carrier`, needing at most two stones.
+/// stone) within `carrier`, needing at most `need` stones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct EdgeLinkPair<B> {
     pub s: usize,
     pub t: usize,
     pub carrier: B,
+    pub need: u32,
 }
 
 /// Most stones a link needs: an answer in each pair, or the middle cell
 /// and one first-row cell.
-pub(super) const LINK_NEED: u32 = 2;
-
-/// A cell `depth` rows from one of the side's edges (0: on its first
-/// row), with its two neighbours a row nearer: `lo` shared with the cell
-/// before it along the edge, `hi` with the one after (None where off the
-/// board).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct RowCell {
-    pub cell: usize,
-    pub lo: Option<usize>,
-    pub hi: Option<usize>,
-}
-
-/// Where cells lie towards the edge `edge` (0 or 1, as the searches
-/// number them) of `colour` on an `n`×`n` board, by their place along the
-/// edge and their depth.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct EdgeFrame {
-    pub n: i32,
-    pub colour: Color,
-    pub edge: usize,
-}
-
-impl EdgeFrame {
-    /// The cell `along` the edge at `depth`, if on the board.
-    pub fn index(self, along: i32, depth: i32) -> Option<usize> {
-        let n = self.n;
-        let (c, r) = match (self.colour, self.edge) {
-            (Color::Red, 0) => (depth, along),
-            (Color::Red, _) => (n - 1 - depth, along),
-            (Color::Blue, 0) => (along, depth),
-            (Color::Blue, _) => (along, n - 1 - depth),
-        };
-        ((0..n).contains(&c) && (0..n).contains(&r)).then(|| (r * n + c) as usize)
-    }
-
-    /// The places along the edge of a cell's `lo` and `hi` neighbours a
-    /// row nearer.
-    pub fn below(self, along: i32) -> [i32; 2] {
-        if self.edge == 0 { [along, along + 1] } else { [along - 1, along] }
-    }
-
-    /// The cell `along` the edge at `depth` (at least 1) with its two
-    /// neighbours a row nearer, if on the board.
-    pub fn cell(self, along: i32, depth: i32) -> Option<RowCell> {
-        let [lo, hi] = self.below(along);
-        Some(RowCell { cell: self.index(along, depth)?, lo: self.index(lo, depth - 1), hi: self.index(hi, depth - 1) })
-    }
-}
+const LINK_NEED: u32 = 2;
 
 /// The second-row cell `along` the edge `edge` of `colour` on an `n`×`n`
 /// board, if on the board.
@@ -132,16 +86,16 @@ pub(super) fn second_row_links<B: Bits>(
                     continue;
                 }
                 let pairs = B::single(ps[0]) | B::single(ps[1]) | B::single(pt[0]) | B::single(pt[1]);
-                out.push(EdgeLinkPair { s, t, carrier: pairs });
+                out.push(EdgeLinkPair { s, t, carrier: pairs, need: LINK_NEED });
                 let middle = at(a + 1).map(|(cell, _)| cell).filter(|&c| empty.has(c));
                 if let (2, Some(mid)) = (b - a, middle) {
                     let m = B::single(mid);
                     let (whole_s, whole_t) = (B::single(ps[0]) | B::single(ps[1]), B::single(pt[0]) | B::single(pt[1]));
                     for one in pt {
-                        out.push(EdgeLinkPair { s, t, carrier: m | whole_s | B::single(one) });
+                        out.push(EdgeLinkPair { s, t, carrier: m | whole_s | B::single(one), need: LINK_NEED });
                     }
                     for one in ps {
-                        out.push(EdgeLinkPair { s, t, carrier: m | whole_t | B::single(one) });
+                        out.push(EdgeLinkPair { s, t, carrier: m | whole_t | B::single(one), need: LINK_NEED });
                     }
                 }
             }

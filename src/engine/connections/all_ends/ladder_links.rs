@@ -17,17 +17,16 @@
 //! they make half the lead of its connections over ours in deciding our
 //! games (docs/benchmarks.md, 2026-12-05).
 
-use super::edge_links::{EdgeFrame, EdgeLinkPair, RowCell};
+use super::super::edge_frame::{EdgeFrame, RowCell};
+use super::edge_links::EdgeLinkPair;
 use crate::engine::bits::Bits;
 use crate::engine::color::Color;
 
-/// A ladder link and the most stones it needs: as many as its ends lie
-/// apart along the edge, one more from the third row.
-pub(super) type LadderLink<B> = (EdgeLinkPair<B>, u32);
-
 /// Every ladder link of `colour` along both its edges on an `n`×`n`
-/// board, with the side's stones `own` and the empty cells `empty`.
-pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> Vec<LadderLink<B>> {
+/// board, with the side's stones `own` and the empty cells `empty`. Each
+/// needs as many stones as its ends lie apart along the edge, one more
+/// from the third row.
+pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> Vec<EdgeLinkPair<B>> {
     let n = i32::from(n);
     let mut out = Vec::new();
     if n < 4 {
@@ -48,7 +47,7 @@ pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> V
                 for far in ends.from(a as i32, step) {
                     for &one in &ones {
                         let carrier = B::single(one) | far.cells;
-                        out.push((EdgeLinkPair { s: s.cell, t: far.t, carrier }, far.apart));
+                        out.push(EdgeLinkPair { s: s.cell, t: far.t, carrier, need: far.apart });
                     }
                 }
             }
@@ -67,7 +66,7 @@ pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> V
                 let base =
                     firsts.iter().flatten().fold(B::single(h.cell) | B::single(o.cell), |b, &c| b | B::single(c));
                 for far in ends.from(head, step) {
-                    out.push((EdgeLinkPair { s: x.cell, t: far.t, carrier: base | far.cells }, far.apart + 1));
+                    out.push(EdgeLinkPair { s: x.cell, t: far.t, carrier: base | far.cells, need: far.apart + 1 });
                 }
             }
         }
@@ -128,12 +127,8 @@ mod tests {
     use crate::engine::bits::Masks;
 
     /// The carriers of the links from `s` to `t`, as cell names.
-    fn between(n: u8, links: &[LadderLink<u128>], s: &str, t: &str) -> Vec<(Vec<String>, u32)> {
-        links
-            .iter()
-            .filter(|(l, _)| (l.s, l.t) == (at(n, s), at(n, t)))
-            .map(|(l, need)| (cells(n, l.carrier), *need))
-            .collect()
+    fn between(n: u8, links: &[EdgeLinkPair<u128>], s: &str, t: &str) -> Vec<(Vec<String>, u32)> {
+        links.iter().filter(|l| (l.s, l.t) == (at(n, s), at(n, t))).map(|l| (cells(n, l.carrier), l.need)).collect()
     }
 
     fn names(list: &[&str]) -> Vec<String> {
@@ -192,7 +187,7 @@ mod tests {
         // Blue on a6, between b5's and b6's first-row cells: no start.
         let blue = 1u128 << at(11, "a6");
         let links = ladder_links(11, Color::Red, 0, m.board & !blue);
-        assert!(!links.iter().any(|(l, _)| l.s == at(11, "c5")));
+        assert!(!links.iter().any(|l| l.s == at(11, "c5")));
     }
 
     /// Every ladder link on 5×5, 7×7 and 11×11 whose carrier holds `cells`
@@ -205,14 +200,14 @@ mod tests {
                 let first_rows = if colour == Color::Red { [m.left, m.right] } else { [m.top, m.bottom] };
                 let links = ladder_links(n, colour, 0, m.board);
                 let mut starts = [0, 0];
-                for (l, need) in links.into_iter().filter(|(l, _)| cells_in.contains(&l.carrier.count_ones())) {
+                for l in links.into_iter().filter(|l| cells_in.contains(&l.carrier.count_ones())) {
                     let edge = if l.carrier & first_rows[0] != 0 { 0 } else { 1 };
                     // From the second row: its first-row cell and two cells
                     // a step; from the third, the cell below and its pair too.
                     let second = m.grow(1 << l.s) & first_rows[edge] != 0;
                     starts[usize::from(!second)] += 1;
                     let extra = if second { 0 } else { 2 };
-                    assert_eq!(2 * need + extra, l.carrier.count_ones(), "{n} {colour:?}");
+                    assert_eq!(2 * l.need + extra, l.carrier.count_ones(), "{n} {colour:?}");
                     let shown = cells(n, l.carrier);
                     assert!(holds(n, colour, (l.s, l.t), edge, l.carrier, 0, true), "{n} {colour:?} {shown:?}");
                     for c in (0..128).filter(|i| l.carrier >> i & 1 == 1) {

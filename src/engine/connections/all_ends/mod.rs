@@ -224,7 +224,7 @@ impl<B: Bits> AllEnds<B> {
                 if let (Some(s), Some(t)) = (end(l.s), end(l.t))
                     && s != t
                 {
-                    self.add_full(s, t, l.carrier, edge_links::LINK_NEED);
+                    self.add_full(s, t, l.carrier, l.need);
                 }
             }
         }
@@ -236,11 +236,11 @@ impl<B: Bits> AllEnds<B> {
         // pair's connections share, so that smaller ones found later are
         // turned away and AND finds less (docs/benchmarks.md, 2026-12-06).
         if self.ladder_links && !self.done {
-            for (l, need) in ladder_links::ladder_links(m.size, colour, own, empty) {
+            for l in ladder_links::ladder_links(m.size, colour, own, empty) {
                 if let (Some(s), Some(t)) = (end(l.s), end(l.t))
                     && s != t
                 {
-                    self.add_full(s, t, l.carrier, need);
+                    self.add_full(s, t, l.carrier, l.need);
                 }
             }
             self.run();
