@@ -219,24 +219,23 @@ impl<B: Bits> AllEnds<B> {
                 self.add_full(start, l.edge, l.carrier, l.need);
             }
         }
-        if let Some(reach) = self.edge_links {
-            for l in edge_links::second_row_links(&m, colour, own, empty, reach) {
-                if let (Some(s), Some(t)) = (end(l.s), end(l.t))
-                    && s != t
-                {
-                    self.add_full(s, t, l.carrier, l.need);
-                }
-            }
-        }
         self.stop_at_semi = any_semi;
         self.done = false;
         self.run();
-        // The ladder links come once the rest has settled: many with
-        // large carriers, in the lists from the start they narrow what a
-        // pair's connections share, so that smaller ones found later are
-        // turned away and AND finds less (docs/benchmarks.md, 2026-12-06).
-        if self.ladder_links && !self.done {
-            for l in ladder_links::ladder_links(m.size, colour, own, empty) {
+        // The links along the edge come once the rest has settled: in the
+        // lists from the start, their carriers narrow what a pair's
+        // connections share, so that smaller ones found later are turned
+        // away and AND finds less (docs/benchmarks.md, 2026-12-06 and
+        // 2026-12-06, second).
+        let mut links = Vec::new();
+        if let Some(reach) = self.edge_links {
+            links.extend(edge_links::second_row_links(&m, colour, own, empty, reach));
+        }
+        if self.ladder_links {
+            links.extend(ladder_links::ladder_links(m.size, colour, own, empty));
+        }
+        if !links.is_empty() && !self.done {
+            for l in links {
                 if let (Some(s), Some(t)) = (end(l.s), end(l.t))
                     && s != t
                 {

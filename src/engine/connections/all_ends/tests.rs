@@ -152,3 +152,15 @@ fn ladder_links_come_late_enough_to_lose_nothing() {
         assert!(matches!(known, Known::Lost { .. }), "{lists}");
     }
 }
+
+#[test]
+fn pair_links_come_late_too() {
+    use crate::engine::solver::{Knowledge, Known};
+    // From a game against MoHex 2.0, Red to move: with the pair links
+    // three apart in the lists from the start, Blue's win was missed;
+    // entered once the rest has settled, as the ladder links are, they
+    // find it.
+    let text = "11x11 d6 e6 d9 c9 d8 f7 f6 e7 f8 h7 j2 h3 c8 g7 h8 j8 g9 f9 f10";
+    let known = Knowledge::<u128>::of_record(text, ListLimits::parse("all+captured+links3").unwrap());
+    assert!(matches!(known, Known::Lost { .. }));
+}
