@@ -228,13 +228,13 @@ impl<B: Bits> AllEnds<B> {
         // away and AND finds less (docs/benchmarks.md, 2026-12-06 and
         // 2026-12-06, second).
         let mut links = Vec::new();
-        if let Some(reach) = self.edge_links {
+        if let (Some(reach), false) = (self.edge_links, self.done) {
             links.extend(edge_links::second_row_links(&m, colour, own, empty, reach));
         }
-        if self.ladder_links {
+        if self.ladder_links && !self.done {
             links.extend(ladder_links::ladder_links(m.size, colour, own, empty));
         }
-        if !links.is_empty() && !self.done {
+        if !links.is_empty() {
             for l in links {
                 if let (Some(s), Some(t)) = (end(l.s), end(l.t))
                     && s != t
