@@ -37,6 +37,15 @@ pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> V
         let frame = EdgeFrame { n, colour, edge };
         let row: Vec<Option<RowCell>> = (0..n).map(|along| frame.cell(along, 1)).collect();
         let ends = Ends { row: &row, own, empty };
+        // Each open second-row cell's ladders, towards growing places and
+        // back, walked once: the third-row starts run on from them too.
+        let walks: Vec<[Vec<Far<B>>; 2]> = (0..n)
+            .map(|a| match row[a as usize] {
+                Some(s) if open(s.cell) => [ends.from(a, 1), ends.from(a, -1)],
+                _ => [Vec::new(), Vec::new()],
+            })
+            .collect();
+        let way = |step: i32| usize::from(step < 0);
         for (a, s) in row.iter().enumerate() {
             let Some(s) = *s else { continue };
             if !open(s.cell) {
@@ -44,7 +53,7 @@ pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> V
             }
             let ones: Vec<usize> = [s.lo, s.hi].into_iter().flatten().filter(|&c| empty.has(c)).collect();
             for step in [1i32, -1] {
-                for far in ends.from(a as i32, step) {
+                for far in &walks[a][way(step)] {
                     for &one in &ones {
                         let carrier = B::single(one) | far.cells;
                         out.push(EdgeLinkPair { s: s.cell, t: far.t, carrier, need: far.apart });
@@ -65,7 +74,8 @@ pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> V
                 }
                 let base =
                     firsts.iter().flatten().fold(B::single(h.cell) | B::single(o.cell), |b, &c| b | B::single(c));
-                for far in ends.from(head, step) {
+                // `head` is on the board and empty, so its walks were taken.
+                for far in &walks[head as usize][way(step)] {
                     out.push(EdgeLinkPair { s: x.cell, t: far.t, carrier: base | far.cells, need: far.apart + 1 });
                 }
             }
