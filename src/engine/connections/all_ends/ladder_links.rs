@@ -23,9 +23,9 @@ use crate::engine::bits::Bits;
 use crate::engine::color::Color;
 
 /// Every ladder link of `colour` along both its edges on an `n`×`n`
-/// board, with the side's stones `own` and the empty cells `empty`. Each
-/// needs as many stones as its ends lie apart along the edge, one more
-/// from the third row.
+/// board, with the side's stones `own` and the empty cells `empty`. From
+/// the second row each needs as many stones as its ends lie apart along
+/// the edge; from further up, what its start's shape needs on top.
 pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> Vec<EdgeLinkPair<B>> {
     let n = i32::from(n);
     let mut out = Vec::new();
@@ -56,32 +56,111 @@ pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> V
                 for far in &walks[a][way(step)] {
                     for &one in &ones {
                         let carrier = B::single(one) | far.cells;
-                        out.push(EdgeLinkPair { s: s.cell, t: far.t, carrier, need: far.apart });
+                        out.push(EdgeLinkPair { s: s.cell, t: far.t, carrier, need: far.need });
                     }
                 }
             }
         }
-        for along in 0..n {
-            let Some(x) = frame.cell(along, 2).filter(|x| open(x.cell)) else { continue };
-            let [lo, hi] = frame.below(along);
-            for (step, head, other) in [(1, hi, lo), (-1, lo, hi)] {
-                let cell = |a: i32| usize::try_from(a).ok().and_then(|a| row.get(a).copied().flatten());
-                let (Some(h), Some(o)) = (cell(head), cell(other)) else { continue };
-                let ahead = if step > 0 { h.hi } else { h.lo };
-                let firsts = [o.lo, o.hi, ahead];
-                if !empty.has(h.cell) || !empty.has(o.cell) || !firsts.iter().all(|c| c.is_some_and(|c| empty.has(c))) {
-                    continue;
-                }
-                let base =
-                    firsts.iter().flatten().fold(B::single(h.cell) | B::single(o.cell), |b, &c| b | B::single(c));
-                // `head` is on the board and empty, so its walks were taken.
-                for far in &walks[head as usize][way(step)] {
-                    out.push(EdgeLinkPair { s: x.cell, t: far.t, carrier: base | far.cells, need: far.apart + 1 });
+        for shape in &STARTS {
+            for (place, forward) in [(placed as fn(Place) -> Place, true), (reversed, false)] {
+                // The ladder leaves the shape at the head and runs on along
+                // the second row: towards growing places in the turned
+                // frame, which are shrinking ones on edge 0.
+                let step = if forward == (edge == 1) { 1 } else { -1 };
+                for head in 0..n {
+                    let at = |p: Place| {
+                        let p = place(p);
+                        frame.turned(head + p.along, p.depth)
+                    };
+                    let Some(x) = at(shape.cell).filter(|&x| open(x)) else { continue };
+                    let Some(base) = shape
+                        .empty
+                        .iter()
+                        .try_fold(B::zero(), |b, &p| at(p).filter(|&c| empty.has(c)).map(|c| b | B::single(c)))
+                    else {
+                        continue;
+                    };
+                    let plain = if edge == 0 { n - 1 - head } else { head };
+                    let near = ends.next(plain, step).map(|far| (far, shape.next));
+                    let farther = walks[plain as usize][way(step)].iter().map(|far| (*far, far.need + shape.need));
+                    for (far, need) in near.into_iter().chain(farther) {
+                        out.push(EdgeLinkPair { s: x, t: far.t, carrier: base | far.cells, need });
+                    }
                 }
             }
         }
     }
     out
+}
+
+/// A place in the turned frame ([`EdgeFrame::turned`]: a cell's
+/// neighbours a row nearer at its own place and the one before), counted
+/// from a ladder's head.
+#[derive(Clone, Copy)]
+struct Place {
+    along: i32,
+    depth: i32,
+}
+
+const fn p(along: i32, depth: i32) -> Place {
+    Place { along, depth }
+}
+
+/// Where a ladder starts off the second row: the start cell and the empty
+/// cells its shape needs, placed from the head (the
+/// second-row cell at place 0 from which the ladder runs on towards
+/// growing places); the stones the side needs to join the head's
+/// neighbour along the row (`next`), and on top of the ladder's own to
+/// join a cell farther on (`need`). Whatever the opponent plays in the
+/// shape, the start reaches the edge or a ladder along the second row
+/// leaves the head. MoHex 2.0's ladder patterns hold these shapes
+/// (`row2start3`, `row2start4`); its starts on the fourth and fifth rows
+/// with wider shapes or a stone of the side's (`row2start5`, `row2start6`)
+/// wait for a proof that can check carriers of 17 cells and more
+/// (docs/engine-strength.md).
+struct Start {
+    cell: Place,
+    empty: &'static [Place],
+    next: u32,
+    need: u32,
+}
+
+/// Below and behind each start, the first rows widen by a cell a row: the
+/// room the opponent's intrusions are answered in.
+const STARTS: [Start; 2] = [
+    // On the third row over the head and the cell behind it.
+    Start { cell: p(0, 2), empty: &[p(-1, 1), p(0, 1), p(-2, 0), p(-1, 0), p(0, 0)], next: 3, need: 1 },
+    // On the fourth row, behind the head's column, with the cell ahead.
+    Start {
+        cell: p(-1, 3),
+        empty: &[
+            p(0, 3),
+            p(-2, 2),
+            p(-1, 2),
+            p(0, 2),
+            p(-3, 1),
+            p(-2, 1),
+            p(-1, 1),
+            p(0, 1),
+            p(-4, 0),
+            p(-3, 0),
+            p(-2, 0),
+            p(-1, 0),
+            p(0, 0),
+        ],
+        next: 5,
+        need: 4,
+    },
+];
+
+fn placed(p: Place) -> Place {
+    p
+}
+
+/// The mirror image along the edge that keeps the head in place: the
+/// ladder then runs towards shrinking places.
+fn reversed(p: Place) -> Place {
+    Place { along: p.depth - 1 - p.along, depth: p.depth }
 }
 
 /// The second row along one edge, for the ladders along it.
@@ -91,15 +170,27 @@ struct Ends<'a, B> {
     empty: B,
 }
 
-/// A far end of a ladder: the cell `t`, how far along it lies, and the
-/// cells the ladder needs besides its start's first-row cell.
+/// A far end of a ladder: the cell `t`, the stones the ladder needs from
+/// its start's second-row cell on (as many as they lie apart), and the
+/// cells it needs besides that cell's first-row cell.
+#[derive(Clone, Copy)]
 struct Far<B> {
     t: usize,
-    apart: u32,
+    need: u32,
     cells: B,
 }
 
 impl<B: Bits> Ends<'_, B> {
+    /// The second-row cell next to `a` in direction `step` as an end, if
+    /// open with its first-row cell ahead free: where a ladder from a start
+    /// off the second row first touches the row beyond its head.
+    fn next(&self, a: i32, step: i32) -> Option<Far<B>> {
+        let t = usize::try_from(a + step).ok().and_then(|b| self.row.get(b).copied().flatten())?;
+        let ahead = if step > 0 { t.hi } else { t.lo };
+        let far = ahead.filter(|&c| self.empty.has(c))?;
+        (self.empty.has(t.cell) || self.own.has(t.cell)).then(|| Far { t: t.cell, need: 1, cells: B::single(far) })
+    }
+
     /// The ends a ladder from the second-row cell at `a` reaches in
     /// direction `step`: each at least two cells on, with both its
     /// first-row cells free, across free cells.
@@ -120,7 +211,7 @@ impl<B: Bits> Ends<'_, B> {
             };
             strip = strip | B::single(prev.cell) | B::single(under);
             if let (true, Some(far)) = (empty.has(t.cell) || own.has(t.cell), ahead(t).filter(|&c| empty.has(c))) {
-                out.push(Far { t: t.cell, apart: (b - a).unsigned_abs(), cells: strip | B::single(far) });
+                out.push(Far { t: t.cell, need: (b - a).unsigned_abs(), cells: strip | B::single(far) });
             }
             prev = t;
             b += step;
@@ -132,7 +223,7 @@ impl<B: Bits> Ends<'_, B> {
 #[cfg(test)]
 mod tests {
     use super::super::captured::tests::at;
-    use super::super::edge_links::tests::{cells, holds};
+    use super::super::edge_links::tests::{cells, holds, stones_needed};
     use super::*;
     use crate::engine::bits::Masks;
 
@@ -193,42 +284,83 @@ mod tests {
         assert_eq!(between(11, &links, "c5", "b8"), on);
         let back = vec![(names(&["a3", "a4", "b4", "a5", "b5", "a6", "b6", "a7"]), 3)];
         assert_eq!(between(11, &links, "c5", "b3"), back);
-        assert!(between(11, &links, "c5", "b7").is_empty(), "b7 is next to b6");
+        // The cells just past the head, b7 and b4, touch the start's shape
+        // but not c5: the head and the end each take a first-row cell.
+        let next = vec![(names(&["a5", "b5", "a6", "b6", "a7", "a8"]), 3)];
+        assert_eq!(between(11, &links, "c5", "b7"), next);
+        assert_eq!(between(11, &links, "c5", "b4").len(), 1);
+        assert!(between(11, &links, "c5", "b6").is_empty(), "b6 is the head");
         // Blue on a6, between b5's and b6's first-row cells: no start.
         let blue = 1u128 << at(11, "a6");
         let links = ladder_links(11, Color::Red, 0, m.board & !blue);
         assert!(!links.iter().any(|l| l.s == at(11, "c5")));
     }
 
-    /// Every ladder link on 5×5, 7×7 and 11×11 whose carrier holds `cells`
-    /// cells holds against every defence and needs every cell, from the
-    /// second row and from the third.
+    #[test]
+    fn a_fourth_row_cell_starts_a_ladder_in_a_game_against_mohex() {
+        // Game 76 of a series against MoHex 2.0 (docs/benchmarks.md,
+        // 2026-12-06, second) after ten stones: Red's h4-g5 touches h5, on
+        // the fourth row from Red's right edge. Below it the shape down to
+        // j6 is free, and the ladder runs on down the j column; MoHex 2.0
+        // joins the chain to that edge with these (its `row2start4`).
+        let (red, blue) = (["c2", "c8", "g5", "g3", "h4"], ["b10", "d8", "f5", "j2", "d5"]);
+        let stones = |names: [&str; 5]| names.iter().fold(0u128, |b, c| b | 1 << at(11, c));
+        let m = Masks::<u128>::new(11);
+        let own = stones(red);
+        let links = ladder_links(11, Color::Red, own, m.board & !own & !stones(blue));
+        let shape = ["k2", "j3", "k3", "i4", "j4", "k4", "i5", "j5", "k5", "h6", "i6", "j6", "k6"];
+        let next = [&shape[..], &["k7"]].concat();
+        assert_eq!(between(11, &links, "h5", "j7"), vec![(names(&next), 5)]);
+        let on = [&shape[..], &["j7", "k7", "k8"]].concat();
+        assert_eq!(between(11, &links, "h5", "j8"), vec![(names(&on), 6)]);
+        // Towards Red's first rows above, Blue's j2 is in the way.
+        let h5 = at(11, "h5");
+        assert!(links.iter().filter(|l| l.s == h5).all(|l| l.t / 11 >= 6), "every end lies below h5's shape");
+        assert_eq!(links.iter().filter(|l| l.s == h5).count(), 5);
+    }
+
+    /// How far `cell` lies from the first row `first_row` (0: on it).
+    fn depth(m: &Masks<u128>, first_row: u128, cell: usize) -> usize {
+        let (mut near, mut depth) = (first_row, 0);
+        while near >> cell & 1 == 0 {
+            near = m.grow(near);
+            depth += 1;
+        }
+        depth
+    }
+
+    /// Whether `l` holds against every defence with the stones it says,
+    /// and (if `every` is set) needs every cell of its carrier.
+    fn check(n: u8, colour: Color, l: &EdgeLinkPair<u128>, edge: usize, every: bool) {
+        let shown = cells(n, l.carrier);
+        assert_eq!(stones_needed(n, colour, (l.s, l.t), edge, l.carrier), Some(l.need), "{n} {colour:?} {shown:?}");
+        for c in (0..128).filter(|i| every && l.carrier >> i & 1 == 1) {
+            let without = l.carrier & !(1 << c);
+            assert!(
+                !holds(n, colour, (l.s, l.t), edge, without, 0, true),
+                "{n} {colour:?} {shown:?} holds without {c}"
+            );
+        }
+    }
+
+    /// Every ladder link from the second and third rows on 5×5, 7×7 and
+    /// 11×11 whose carrier holds `cells` cells holds against every
+    /// defence, with as many stones as it says, and needs every cell.
     fn every_link_holds(cells_in: std::ops::RangeInclusive<u32>) {
         for n in [5u8, 7, 11] {
             let m = Masks::<u128>::new(n);
             for colour in [Color::Red, Color::Blue] {
                 let first_rows = if colour == Color::Red { [m.left, m.right] } else { [m.top, m.bottom] };
-                let links = ladder_links(n, colour, 0, m.board);
-                let mut starts = [0, 0];
-                for l in links.into_iter().filter(|l| cells_in.contains(&l.carrier.count_ones())) {
+                let mut starts = [0; 3];
+                for l in ladder_links(n, colour, 0, m.board) {
                     let edge = if l.carrier & first_rows[0] != 0 { 0 } else { 1 };
-                    // From the second row: its first-row cell and two cells
-                    // a step; from the third, the cell below and its pair too.
-                    let second = m.grow(1 << l.s) & first_rows[edge] != 0;
-                    starts[usize::from(!second)] += 1;
-                    let extra = if second { 0 } else { 2 };
-                    assert_eq!(2 * l.need + extra, l.carrier.count_ones(), "{n} {colour:?}");
-                    let shown = cells(n, l.carrier);
-                    assert!(holds(n, colour, (l.s, l.t), edge, l.carrier, 0, true), "{n} {colour:?} {shown:?}");
-                    for c in (0..128).filter(|i| l.carrier >> i & 1 == 1) {
-                        let without = l.carrier & !(1 << c);
-                        assert!(
-                            !holds(n, colour, (l.s, l.t), edge, without, 0, true),
-                            "{n} {colour:?} {shown:?} holds without {c}"
-                        );
+                    let depth = depth(&m, first_rows[edge], l.s);
+                    if depth < 3 && cells_in.contains(&l.carrier.count_ones()) {
+                        starts[depth] += 1;
+                        check(n, colour, &l, edge, true);
                     }
                 }
-                assert!(n < 11 || (starts[0] > 0 && starts[1] > 0), "{n} {colour:?}: {starts:?}");
+                assert!(n < 11 || (starts[1] > 0 && starts[2] > 0), "{n} {colour:?}: {starts:?}");
             }
         }
     }
@@ -242,5 +374,33 @@ mod tests {
     #[cfg_attr(debug_assertions, ignore = "ten cells take minutes unoptimised: run by the suite's release step")]
     fn longer_ladder_links_hold_against_every_defence_and_need_every_cell() {
         every_link_holds(9..=10);
+    }
+
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "14 cells and more take minutes unoptimised: run by the suite's release step"
+    )]
+    fn fourth_row_starts_hold_against_every_defence() {
+        // The shapes are the same wherever they lie: on 11×11, Red's links
+        // from the fourth row to the cell next to the head (14 cells) along
+        // both edges and both ways, and to the one after (16 cells) along
+        // one edge both ways, proven every line of play through (the
+        // larger ones take some seconds each).
+        let (n, colour) = (11, Color::Red);
+        let m = Masks::<u128>::new(n);
+        let mut seen = std::collections::HashSet::new();
+        for l in ladder_links(n, colour, 0, m.board) {
+            let edge = if l.carrier & m.left != 0 { 0 } else { 1 };
+            let size = l.carrier.count_ones();
+            let first_row = if edge == 0 { m.left } else { m.right };
+            if depth(&m, first_row, l.s) == 3
+                && (size == 14 || (size == 16 && edge == 0))
+                && seen.insert((edge, size, l.t > l.s))
+            {
+                check(n, colour, &l, edge, size == 14);
+            }
+        }
+        assert_eq!(seen.len(), 6);
     }
 }
