@@ -16,6 +16,13 @@
 //! patterns with an empty second-row cell at the end (`row2end2b`), and
 //! they make half the lead of its connections over ours in deciding our
 //! games (docs/benchmarks.md, 2026-12-05).
+//!
+//! A ladder may also start higher up: a cell on the third or fourth row
+//! over a shape of free cells ([`STARTS`]) from which, whatever the
+//! opponent plays there, it reaches the edge or a ladder leaves the
+//! shape's last second-row cell (its head) along the row. Such a start
+//! links to the cells the ladder from the head reaches, and to the one
+//! right after the head, which touches the shape but not the start.
 
 use super::super::edge_frame::{EdgeFrame, RowCell};
 use super::edge_links::EdgeLinkPair;
