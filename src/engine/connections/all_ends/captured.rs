@@ -27,10 +27,12 @@ pub(super) fn captured_set<B: Bits>(m: &Masks<B>, colour: Color, own: B, empty: 
     let (q, r) = ((cell % m.size as usize) as i32, (cell / m.size as usize) as i32);
     let index = |c: i32, r: i32| ((0..n).contains(&c) && (0..n).contains(&r)).then(|| (r * n + c) as usize);
     // Off the board only beyond the side's own edges: its columns for
-    // Red, its rows for Blue, and not past a corner.
+    // Red, its rows for Blue. A place past a corner counts too: it lies
+    // beyond `p` (or `q`) only when that cell is the corner, whose other
+    // neighbours are the two edges, so no cell of the side's needs it.
     let own_edge = |c: i32, r: i32| match colour {
-        Color::Red => (0..n).contains(&r) && !(0..n).contains(&c),
-        Color::Blue => (0..n).contains(&c) && !(0..n).contains(&r),
+        Color::Red => !(0..n).contains(&c),
+        Color::Blue => !(0..n).contains(&r),
     };
     let sides = |c: i32, r: i32| index(c, r).map_or_else(|| own_edge(c, r), |i| own.has(i));
     for i in 0..6 {
@@ -70,6 +72,20 @@ pub(super) mod tests {
         // Not for the other colour, nor on the third row.
         assert_eq!(captured_set(&m, Color::Red, 0, m.board, at(7, "c6")), 0);
         assert_eq!(captured_set(&m, Color::Blue, 0, m.board, at(7, "c5")), 0);
+    }
+
+    #[test]
+    fn a_second_row_cell_next_to_a_corner_captures_it() {
+        // Red's right edge on 11×11: j2 over the corner k1 and k2. A Blue
+        // stone on k1 touches only j1 (next to j2) and the edges.
+        let m = Masks::<u128>::new(11);
+        assert_eq!(captured_set(&m, Color::Red, 0, m.board, at(11, "j2")), 1 << at(11, "k1") | 1 << at(11, "k2"));
+        // And Blue's bottom edge at the other corner: b10 over a11, b11.
+        assert_eq!(captured_set(&m, Color::Blue, 0, m.board, at(11, "b10")), 1 << at(11, "a11") | 1 << at(11, "b11"));
+        // Beyond the opponent's edge nothing is the side's: f2 with f1
+        // and g1, Blue's row, captures nothing for Red there.
+        let set = captured_set(&m, Color::Red, 0, m.board, at(11, "f2"));
+        assert!(set & (1 << at(11, "f1") | 1 << at(11, "g1")) == 0);
     }
 
     #[test]

@@ -164,3 +164,17 @@ fn pair_links_come_late_too() {
     let known = Knowledge::<u128>::of_record(text, ListLimits::parse("all+captured+links3").unwrap());
     assert!(matches!(known, Known::Lost { .. }));
 }
+
+#[test]
+fn a_ladder_to_a_cell_by_the_corner_joins_the_edge_through_it() {
+    use crate::engine::solver::{Knowledge, Known};
+    // From a self-play game, Blue to move: Red's chain g4-g5-h5 reaches
+    // its right edge either above Blue's i4, through h3 and the bridge to
+    // j2 next to the corner k1, or below it and up the j column in a
+    // ladder to j2. Both end on j2's first-row cells k1 and k2, which j2
+    // captures; before the corner counted, j2 captured nothing and the
+    // position stayed open. MoHex 2.0 calls it won for Red.
+    let text = "11x11 c2 i4 h7 g7 h5 f6 g4 e5 f3 d4 e2 h4 g5";
+    let known = Knowledge::<u128>::of_record(text, ListLimits::parse("all+captured+links+ladders").unwrap());
+    assert!(matches!(known, Known::Lost { .. }));
+}
