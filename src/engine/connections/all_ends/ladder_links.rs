@@ -69,7 +69,7 @@ pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> V
             }
         }
         for shape in &STARTS {
-            for (place, forward) in [(placed as fn(Place) -> Place, true), (reversed, false)] {
+            for (place, forward) in [((|p| p) as fn(Place) -> Place, true), (reversed, false)] {
                 // The ladder leaves the shape at the head and runs on along
                 // the second row: towards growing places in the turned
                 // frame, which are shrinking ones on edge 0.
@@ -88,10 +88,11 @@ pub(super) fn ladder_links<B: Bits>(n: u8, colour: Color, own: B, empty: B) -> V
                         continue;
                     };
                     let plain = if edge == 0 { n - 1 - head } else { head };
-                    let near = ends.next(plain, step).map(|far| (far, shape.next));
-                    let farther = walks[plain as usize][way(step)].iter().map(|far| (*far, far.need + shape.need));
-                    for (far, need) in near.into_iter().chain(farther) {
-                        out.push(EdgeLinkPair { s: x, t: far.t, carrier: base | far.cells, need });
+                    let near = ends.next(plain, step, shape.next);
+                    let farther =
+                        walks[plain as usize][way(step)].iter().map(|far| Far { need: far.need + shape.need, ..*far });
+                    for far in near.into_iter().chain(farther) {
+                        out.push(EdgeLinkPair { s: x, t: far.t, carrier: base | far.cells, need: far.need });
                     }
                 }
             }
@@ -160,10 +161,6 @@ const STARTS: [Start; 2] = [
     },
 ];
 
-fn placed(p: Place) -> Place {
-    p
-}
-
 /// The mirror image along the edge that keeps the head in place: the
 /// ladder then runs towards shrinking places.
 fn reversed(p: Place) -> Place {
@@ -177,9 +174,9 @@ struct Ends<'a, B> {
     empty: B,
 }
 
-/// A far end of a ladder: the cell `t`, the stones the ladder needs from
-/// its start's second-row cell on (as many as they lie apart), and the
-/// cells it needs besides that cell's first-row cell.
+/// A far end of a ladder: the cell `t`, the stones the side needs to join
+/// it (from a second-row start, as many as they lie apart), and the cells
+/// it needs besides the start's own.
 #[derive(Clone, Copy)]
 struct Far<B> {
     t: usize,
@@ -190,12 +187,13 @@ struct Far<B> {
 impl<B: Bits> Ends<'_, B> {
     /// The second-row cell next to `a` in direction `step` as an end, if
     /// open with its first-row cell ahead free: where a ladder from a start
-    /// off the second row first touches the row beyond its head.
-    fn next(&self, a: i32, step: i32) -> Option<Far<B>> {
+    /// off the second row first touches the row beyond its head, joined
+    /// with the `need` stones its start says.
+    fn next(&self, a: i32, step: i32, need: u32) -> Option<Far<B>> {
         let t = usize::try_from(a + step).ok().and_then(|b| self.row.get(b).copied().flatten())?;
         let ahead = if step > 0 { t.hi } else { t.lo };
         let far = ahead.filter(|&c| self.empty.has(c))?;
-        (self.empty.has(t.cell) || self.own.has(t.cell)).then(|| Far { t: t.cell, need: 1, cells: B::single(far) })
+        (self.empty.has(t.cell) || self.own.has(t.cell)).then(|| Far { t: t.cell, need, cells: B::single(far) })
     }
 
     /// The ends a ladder from the second-row cell at `a` reaches in
