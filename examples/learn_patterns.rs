@@ -5,6 +5,7 @@
 //!     cargo run --release --example learn_patterns -- play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT]
 //!     cargo run --release --example learn_patterns -- fit FILE... > src/engine/patterns/patterns.txt
 //!     cargo run --release --example learn_patterns -- fit-playout FILE... > src/engine/patterns/playout.txt
+//!     cargo run --release --example learn_patterns -- fit-answers FILE... > src/engine/patterns/answers.txt
 //!     cargo run --release --example learn_patterns -- eval PATTERNS FILE...
 //!
 //! `play` appends GAMES self-play games to FILE, one move list per line
@@ -23,7 +24,9 @@
 //! pattern file, reporting on
 //! stderr how well the weights predict the moves. `fit-playout` does the
 //! same with patterns of the six adjacent cells only: the playouts'
-//! weights.
+//! weights. `fit-answers` fits the playouts' answers to the last stone
+//! (the twelve cells around it, each by its own twelve-cell shape, every
+//! cell further away counting as one pattern of weight 1).
 //!
 //! `eval` reports how well a pattern file (`builtin` for the shipped one)
 //! predicts the moves of other games than those it was fitted to: the
@@ -32,8 +35,8 @@
 use std::io::Write;
 use std::time::Instant;
 
-use hexarena::engine::patterns::Patterns;
 use hexarena::engine::patterns::mm::{Extent, Fitting, Sample, fit, predict};
+use hexarena::engine::patterns::{Patterns, answers};
 use hexarena::engine::search::{DEFAULT_PRIOR_WEIGHT, SearchConfig};
 use hexarena::engine::{Cell, Game, Move, Record};
 
@@ -130,7 +133,7 @@ fn play(args: &[String]) -> Result<(), String> {
 
 fn fit_files(paths: &[String], extent: Extent) -> Result<(), String> {
     if paths.is_empty() {
-        return Err("usage: learn_patterns fit|fit-playout FILE...".into());
+        return Err("usage: learn_patterns fit|fit-playout|fit-answers FILE...".into());
     }
     let (samples, games) = samples_of(paths, extent)?;
     // Nearness to the last move is for the tree's priors; the playouts
@@ -151,6 +154,18 @@ fn fit_files(paths: &[String], extent: Extent) -> Result<(), String> {
     let (what, command) = match extent {
         Extent::Shape => ("move patterns", "fit"),
         Extent::Adjacent => ("playout patterns (the six adjacent cells only)", "fit-playout"),
+        Extent::Answer => ("playout answers (the twelve cells around the last stone)", "fit-answers"),
+    };
+    let table = match extent {
+        Extent::Answer => {
+            let near = samples.iter().filter(|s| s.chosen != answers::FAR).count();
+            eprintln!(
+                "the played move was one of the twelve cells around the last stone in {:.1}% of positions",
+                100.0 * near as f64 / samples.len().max(1) as f64
+            );
+            answers::from_fitted(&fitted.patterns).map_err(|e| format!("the fit measured no far cell: {e}"))?
+        }
+        _ => fitted.patterns,
     };
     let comment = format!(
         "Learned {what} of hexarena's engine (see src/engine/patterns/).\n\
@@ -160,9 +175,9 @@ fn fit_files(paths: &[String], extent: Extent) -> Result<(), String> {
         samples.len(),
         100.0 * fitted.top_one
     );
-    print!("{}", fitted.patterns.to_text(&comment));
+    print!("{}", table.to_text(&comment));
     // What was printed must read back as the same table.
-    let text = fitted.patterns.to_text("");
+    let text = table.to_text("");
     Patterns::parse(&text).map(|_| ()).map_err(|e| format!("the fitted table does not read back: {e}"))
 }
 
@@ -214,9 +229,10 @@ fn main() -> std::process::ExitCode {
         Some("play") => play(&args[1..]),
         Some("fit") => fit_files(&args[1..], Extent::Shape),
         Some("fit-playout") => fit_files(&args[1..], Extent::Adjacent),
+        Some("fit-answers") => fit_files(&args[1..], Extent::Answer),
         Some("eval") => eval(&args[1..]),
         _ => {
-            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT] | fit FILE... | fit-playout FILE... | eval PATTERNS FILE..."
+            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT] | fit FILE... | fit-playout FILE... | fit-answers FILE... | eval PATTERNS FILE..."
                 .into())
         }
     };

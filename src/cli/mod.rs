@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use self::args::{Args, parse_duration};
 use self::gtp::{Gtp, GtpOptions};
 use self::thinking_clock::{ClockKind, ThinkingClock};
+use crate::engine::patterns::answers;
 use crate::engine::search::endgame::Checking;
 use crate::engine::search::refute::Refuting;
 use crate::engine::search::{Level, SearchConfig, settings};
@@ -20,7 +21,7 @@ const HELP: &str = "hexarena — a Hex platform
 usage:
   hexarena                      serve the web app (LEPTOS_SITE_ADDR, LEPTOS_SITE_ROOT)
   hexarena gtp [--level L] [--time-per-move SECONDS [--cpu-time] [--extend F]] [--no-swap] [--search S]
-               [--check SHARE[:MAX_EMPTY[:CHOICES]]] [--refute CHOICES[:MAX_EMPTY]]
+               [--answers FILE] [--check SHARE[:MAX_EMPTY[:CHOICES]]] [--refute CHOICES[:MAX_EMPTY]]
                                 the engine over GTP on stdin/stdout (HexGui, MoHex);
                                 --cpu-time counts the time per move in CPU time of
                                 the search thread (fair matches on a busy machine);
@@ -30,7 +31,9 @@ usage:
                                 --search name=value,... changes the settings of timed moves
                                 and of hexarena-analyze (exploration, root_exploration, rave_bias,
                                 rave_prior, expand_after, knowledge_after, deeper_after, reply_share,
-                                prior_weight, patterns, near, lists);
+                                prior_weight, patterns, near, answers, lists);
+                                --answers FILE has the playouts answer the last stone by
+                                the answer weights of FILE (learn_patterns fit-answers);
                                 --check keeps SHARE of a timed move (0 to 0.9) for the solver
                                 to look at the search's CHOICES best moves alone (3), with at
                                 most MAX_EMPTY empty cells, before one is played (0: never);
@@ -100,8 +103,8 @@ fn bench(rest: &[String]) -> Result<(), args::ArgsError> {
 fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
     let usage = concat!(
         "usage: hexarena gtp [--level beginner|casual|strong|max] [--time-per-move SECONDS [--cpu-time]] ",
-        "[--extend FACTOR] [--no-swap] [--search NAME=VALUE,...] [--check SHARE[:MAX_EMPTY[:CHOICES]]] \
-         [--refute CHOICES[:MAX_EMPTY]]"
+        "[--extend FACTOR] [--no-swap] [--search NAME=VALUE,...] [--answers FILE] \
+         [--check SHARE[:MAX_EMPTY[:CHOICES]]] [--refute CHOICES[:MAX_EMPTY]]"
     );
     let mut a = Args::new(rest, usage);
     let level = match a.value("--level")? {
@@ -118,11 +121,18 @@ fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
         .transpose()?;
     let clock = if a.flag("--cpu-time") { ClockKind::ThreadCpu } else { ClockKind::Wall };
     let swap = !a.flag("--no-swap");
-    let search = match a.value("--search")? {
+    let mut search = match a.value("--search")? {
         Some(spec) => settings::parse(&spec, SearchConfig::default())
             .map_err(|e| args::ArgsError(format!("--search: {e}\n{usage}")))?,
         None => SearchConfig::default(),
     };
+    if let Some(path) = a.value("--answers")? {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| args::ArgsError(format!("--answers: cannot read {path}: {e}")))?;
+        let table = answers::parse(&text).map_err(|e| args::ArgsError(format!("--answers: {path}: {e}")))?;
+        // The search keeps its tables for the whole run.
+        search.answers = Some(Box::leak(Box::new(answers::Answers::new(table))));
+    }
     let check = match a.value("--check")? {
         Some(spec) => Some(spec.parse::<Checking>().map_err(|e| args::ArgsError(format!("--check: {e}\n{usage}")))?),
         None => None,

@@ -21,7 +21,7 @@ use super::super::cell::Cell;
 use super::super::game::{Game, Move};
 use super::super::position::Position;
 use super::near::{self, Proximity};
-use super::{Patterns, Shapes, shape};
+use super::{Patterns, Shapes, answers, shape};
 
 /// One position of a training game: the patterns of the empty cells (as the
 /// side to move sees them) and which of them was played.
@@ -43,14 +43,19 @@ pub enum Extent {
     /// The six adjacent cells only: the playouts' weights, cheap enough to
     /// read at every playout move.
     Adjacent,
+    /// The twelve cells of an answer to the last stone, every cell far
+    /// from it one pattern: the playouts' answers ([`answers`]).
+    Answer,
 }
 
 impl Extent {
-    /// The pattern of a shape read to this extent.
-    pub fn pattern(self, shape: u64) -> u64 {
+    /// The pattern of `cell`, whose shape is `shape`, read to this extent
+    /// after a move on `last`.
+    pub fn pattern(self, shape: u64, cell: Cell, last: Option<Cell>) -> u64 {
         match self {
             Extent::Shape => shape::canonical(shape),
             Extent::Adjacent => shape::canonical(shape & shape::ADJACENT),
+            Extent::Answer => answers::key(shape, cell, last),
         }
     }
 }
@@ -61,7 +66,7 @@ impl Sample {
     pub fn of(shapes: &mut Shapes, position: &Position, last: Option<Cell>, played: Cell, extent: Extent) -> Sample {
         shapes.load_position(position);
         let n = position.size();
-        let pattern = |cell: Cell| extent.pattern(shapes.loaded(cell.index(n)));
+        let pattern = |cell: Cell| extent.pattern(shapes.loaded(cell.index(n)), cell, last);
         let class = |cell: Cell| near::class(cell.index(n), last.map(|l| l.index(n)), n);
         Sample {
             chosen: pattern(played),

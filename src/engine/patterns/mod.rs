@@ -7,6 +7,7 @@
 //! module): native builds take it in at compile time, the browser's engine
 //! worker fetches it once and hands it over, so no page carries it.
 
+pub mod answers;
 pub mod mm;
 pub mod near;
 pub mod playout;

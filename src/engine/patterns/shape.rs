@@ -45,8 +45,10 @@ fn offsets() -> [(i8, i8); NEIGHBOURS] {
     })
 }
 
-const MINE_EDGE: u16 = u16::MAX - 1;
-const THEIRS_EDGE: u16 = u16::MAX;
+/// Where a neighbour lies off the board: on the mover's edge, or on the
+/// opponent's (see [`Shapes::neighbour`]).
+pub const MINE_EDGE: u16 = u16::MAX - 1;
+pub const THEIRS_EDGE: u16 = u16::MAX;
 
 /// Where each cell's neighbours are on one board size, for either mover.
 #[derive(Clone, Debug)]
@@ -112,6 +114,12 @@ impl Shapes {
             self.board[i] = Point::Theirs;
         }
         self.blue = matches!(mover, Color::Blue);
+    }
+
+    /// Where neighbour `k` of `cell` lies for a Red mover, or a Blue one if
+    /// `blue`: a cell index, [`MINE_EDGE`] or [`THEIRS_EDGE`].
+    pub fn neighbour(&self, cell: usize, blue: bool, k: usize) -> u16 {
+        self.around[cell][blue as usize][k]
     }
 
     /// The shape of `cell` on the board last loaded (not made canonical).

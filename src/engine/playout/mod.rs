@@ -9,14 +9,21 @@
 use super::bits::{Bits, Masks};
 use super::cell::{Cell, NEIGHBOUR_OFFSETS};
 use super::color::Color;
+use super::patterns::answers::Answers;
 use super::patterns::playout::{self as weights, Acceptance};
 use super::rng::Rng;
 use super::stones::Stones;
 use super::weighted_cells::WeightedCells;
 
+// The browser's worker does without learned answers (off by default, and
+// its bundle is near its budget).
+#[cfg(not(target_arch = "wasm32"))]
+mod answers;
 pub mod balance;
 mod near;
 
+#[cfg(not(target_arch = "wasm32"))]
+use answers::AnswerDraw;
 use near::NearDraw;
 pub use near::NearFactors;
 
@@ -90,6 +97,9 @@ pub struct BridgePlayouts<B: Bits> {
     weighted: WeightedCells,
     /// Answers near the opponent's last stone, when asked for.
     near: Option<NearDraw>,
+    /// Learned answers to the opponent's last stone, when asked for.
+    #[cfg(not(target_arch = "wasm32"))]
+    answers: Option<AnswerDraw>,
 }
 
 const EMPTY: u8 = 0;
@@ -172,6 +182,8 @@ impl<B: Bits> BridgePlayouts<B> {
             codes: Vec::new(),
             weighted: WeightedCells::new(0, 1),
             near: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            answers: None,
         }
     }
 
@@ -187,6 +199,51 @@ impl<B: Bits> BridgePlayouts<B> {
     fn draw_near(&self, last: Option<usize>, left: usize, rng: &mut Rng) -> Option<usize> {
         let (near, last) = (self.near.as_ref()?, last?);
         near.draw(last, left, |c| self.owner[c] == EMPTY, rng)
+    }
+
+    /// The same playouts, answering the opponent's last stone by the
+    /// learned `answers`, if any (see [`AnswerDraw`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn answer_replies(self, answers: Option<&'static Answers>) -> BridgePlayouts<B> {
+        BridgePlayouts { answers: answers.map(|a| AnswerDraw::new(self.masks.size, a)), ..self }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn answer_replies(self, _: Option<&'static Answers>) -> BridgePlayouts<B> {
+        self
+    }
+
+    /// A learned answer to `last` for `mover`, or none.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline]
+    fn draw_answer(&mut self, last: Option<usize>, mover: Color, left: usize, rng: &mut Rng) -> Option<usize> {
+        let (answers, last) = (self.answers.as_mut()?, last?);
+        answers.draw(last, mover, left, &self.owner, rng)
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    #[inline]
+    fn draw_answer(&mut self, _: Option<usize>, _: Color, _: usize, _: &mut Rng) -> Option<usize> {
+        None
+    }
+
+    /// Reads the answers' codes at a playout's start.
+    #[inline]
+    fn start_answers(&mut self) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(answers) = &mut self.answers {
+            answers.start(&self.owner);
+        }
+    }
+
+    /// Updates the answers' codes after `colour` took `cell`.
+    #[inline]
+    fn play_answers(&mut self, cell: usize, colour: u8) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(answers) = &mut self.answers {
+            answers.play(cell, colour);
+        }
+        let _ = (cell, colour);
     }
 
     /// The same playouts, drawing cells by `acceptance`.
@@ -309,6 +366,7 @@ impl<B: Bits> BridgePlayouts<B> {
         self.order.clear();
         self.order.extend_from_slice(empties);
         self.start_weighted(empties);
+        self.start_answers();
         let mut out = *from;
         let mut mover = from.to_move;
         let mut next = 0;
@@ -318,7 +376,7 @@ impl<B: Bits> BridgePlayouts<B> {
         while left > 0 {
             let cell = match reply.take().filter(|&c| self.owner[c] == EMPTY) {
                 Some(c) => c,
-                None => match self.draw_near(last, left, rng) {
+                None => match self.draw_answer(last, mover, left, rng).or_else(|| self.draw_near(last, left, rng)) {
                     Some(c) => c,
                     None => self.draw(&mut next, mover, rng),
                 },
@@ -326,6 +384,7 @@ impl<B: Bits> BridgePlayouts<B> {
             last = Some(cell);
             self.owner[cell] = code(mover);
             self.update_weighted(cell, code(mover));
+            self.play_answers(cell, code(mover));
             out.to_move = mover;
             out.play(cell);
             left -= 1;
@@ -496,6 +555,51 @@ mod tests {
             let full = p.run(&s, &empties, &mut rng);
             assert_eq!((full.red.count(), full.blue.count()), (61, 60));
         }
+    }
+
+    #[test]
+    fn a_playout_with_answers_answers_and_still_fills_every_cell_alternately() {
+        // Every shape around the last stone weighs 40 far cells: most moves
+        // answer it.
+        let all = (0..1u64 << 12).map(|s| (crate::engine::patterns::answers::pattern(s), 40.0));
+        let weights = Box::leak(Box::new(Answers::new(crate::engine::patterns::Patterns::new(all, 40.0))));
+        let mut p = BridgePlayouts::<u128>::new(11).answer_replies(Some(weights));
+        let mut rng = Rng::new(6);
+        let s = Stones::<u128>::empty();
+        let mut empties = Vec::new();
+        members(s.empty_cells(&p.masks), 121, &mut empties);
+        let (mut answered, mut moves) = (0, 0);
+        for _ in 0..50 {
+            let full = p.run(&s, &empties, &mut rng);
+            assert_eq!((full.red.count(), full.blue.count()), (61, 60));
+            // Replayed: how many moves were among the twelve around the
+            // one before (by the answers or by chance).
+            let mut q = BridgePlayouts::<u128>::new(11).answer_replies(Some(weights));
+            q.set_board(&s);
+            if let Some(a) = &mut q.answers {
+                a.start(&q.owner);
+            }
+            let mut r = Rng::new(rng.next_u64());
+            let mut last = None;
+            for left in (1..=121).rev() {
+                let mover = if left % 2 == 1 { Color::Red } else { Color::Blue };
+                let cell = match q.draw_answer(last, mover, left, &mut r) {
+                    Some(c) => c,
+                    None => (0..121).find(|&c| q.owner[c] == EMPTY).unwrap(),
+                };
+                if let Some(l) = last {
+                    let near = Cell::from_index(cell, 11).distance(Cell::from_index(l, 11)) <= 2;
+                    answered += usize::from(near);
+                }
+                moves += 1;
+                q.owner[cell] = code(mover);
+                if let Some(a) = &mut q.answers {
+                    a.play(cell, code(mover));
+                }
+                last = Some(cell);
+            }
+        }
+        assert!(answered * 2 > moves, "{answered} of {moves}");
     }
 
     #[test]

@@ -28,6 +28,7 @@ use super::color::Color;
 use super::connections::ListLimits;
 use super::game::Game;
 use super::patterns::Patterns;
+use super::patterns::answers::Answers;
 use super::patterns::playout::PlayoutPolicy;
 pub use super::playout::NearFactors;
 use super::position::Position;
@@ -116,6 +117,10 @@ pub struct SearchConfig {
     /// How much more likely a playout answers next to, or two steps from,
     /// the opponent's last stone than anywhere else (none: no more).
     pub near: Option<NearFactors>,
+    /// Learned answers to the opponent's last stone in the playouts
+    /// ([`crate::engine::patterns::answers`]; none: no answers but the
+    /// bridge's). Where both are set, an answer is tried before `near`.
+    pub answers: Option<&'static Answers>,
     /// How many connections the fast checks' H-search keeps a pair.
     pub lists: ListLimits,
 }
@@ -138,6 +143,7 @@ impl Default for SearchConfig {
             playout: None,
             reply_share: DEFAULT_REPLY_SHARE,
             near: None,
+            answers: None,
             lists: ListLimits::default(),
         }
     }

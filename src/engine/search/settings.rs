@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::{NearFactors, SearchConfig};
 use crate::engine::connections::ListLimits;
-use crate::engine::patterns::Patterns;
+use crate::engine::patterns::{Patterns, answers};
 
 /// Why a settings text was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ impl fmt::Display for SettingError {
 impl std::error::Error for SettingError {}
 
 /// Every name [`apply`] knows.
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 14] = [
     "exploration",
     "root_exploration",
     "rave_bias",
@@ -44,6 +44,7 @@ pub const NAMES: [&str; 13] = [
     "prior_weight",
     "patterns",
     "near",
+    "answers",
     "lists",
 ];
 
@@ -90,6 +91,13 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
             c.patterns = match value {
                 "none" => None,
                 "builtin" => Some(Patterns::builtin()),
+                _ => return Err(bad(name, value, "none or builtin")),
+            }
+        }
+        "answers" => {
+            c.answers = match value {
+                "none" => None,
+                "builtin" => Some(answers::builtin()),
                 _ => return Err(bad(name, value, "none or builtin")),
             }
         }
@@ -198,6 +206,9 @@ mod tests {
         assert_eq!(parse("-", base).unwrap(), base);
         assert_eq!(parse("", base).unwrap(), base);
         assert_eq!(parse("patterns=none", base).unwrap().patterns, None);
+        assert_eq!(parse("answers=builtin", base).unwrap().answers, Some(answers::builtin()));
+        assert_eq!(parse("answers=builtin,answers=none", base).unwrap(), base);
+        assert!(parse("answers=yes", base).is_err());
     }
 
     #[test]

@@ -196,6 +196,7 @@ impl<B: Bits> Mcts<B> {
                     Some(factors) => playouts.near_replies(factors),
                     None => playouts,
                 }
+                .answer_replies(config.answers)
             },
             rng: Rng::new(config.seed),
             config,
