@@ -114,21 +114,9 @@ pub fn pattern(shape: u64) -> u64 {
 /// or a bridge point (the relation is symmetric).
 pub fn around(cell: Cell, last: Cell) -> bool {
     let (dq, dr) = (cell.q as i16 - last.q as i16, cell.r as i16 - last.r as i16);
-    matches!(
-        (dq, dr),
-        (1, 0)
-            | (1, -1)
-            | (0, -1)
-            | (-1, 0)
-            | (-1, 1)
-            | (0, 1)
-            | (2, -1)
-            | (1, -2)
-            | (-1, -1)
-            | (-2, 1)
-            | (-1, 2)
-            | (1, 1)
-    )
+    // The shape's first two rings: the same set of offsets for either
+    // mover, as being around is symmetric.
+    shape::offsets()[..READ].iter().any(|&(q, r)| (q as i16, r as i16) == (dq, dr))
 }
 
 /// The competition key of a candidate with `shape` at `cell`: its answer

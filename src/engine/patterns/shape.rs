@@ -33,7 +33,7 @@ pub enum Point {
 /// The offsets of a shape's neighbours from its cell, in the Red-mover
 /// frame: three rings of six (adjacent, bridge, two straight steps), each
 /// in ring order, so that the half turn rotates every ring by three.
-fn offsets() -> [(i8, i8); NEIGHBOURS] {
+pub(crate) fn offsets() -> [(i8, i8); NEIGHBOURS] {
     std::array::from_fn(|i| {
         let (ring, k) = (i / 6, i % 6);
         let (a, b) = (RING[k], RING[(k + 1) % 6]);

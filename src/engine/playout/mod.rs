@@ -243,6 +243,7 @@ impl<B: Bits> BridgePlayouts<B> {
         if let Some(answers) = &mut self.answers {
             answers.play(cell, colour);
         }
+        #[cfg(target_arch = "wasm32")]
         let _ = (cell, colour);
     }
 
