@@ -101,7 +101,19 @@ fn uniform<B: Bits>(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
 fn bridge<B: Bits>(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
     let mut p = BridgePlayouts::<B>::new(size);
     playouts(clock, size, min_time, 100, |s, e, rng| {
-        let full = p.run(s, e, rng);
+        let full = p.run(s, e, None, rng);
+        p.winner(&full) == super::Color::Red
+    })
+}
+
+/// Bridge-aware playouts that also answer the last stone by the shipped
+/// learned answers (`answers=builtin`), below a tree rooted at the empty
+/// board.
+fn answered<B: Bits>(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
+    let mut p = BridgePlayouts::<B>::new(size).answer_replies(Some(super::patterns::answers::builtin()));
+    p.set_root(&Stones::empty());
+    playouts(clock, size, min_time, 100, |s, e, rng| {
+        let full = p.run(s, e, None, rng);
         p.winner(&full) == super::Color::Red
     })
 }
@@ -116,6 +128,7 @@ pub fn uniform_playouts(size: u8, min_time: Duration) -> Rate {
 enum Policy {
     Uniform,
     Bridge,
+    Answered,
 }
 
 /// A playout benchmark on one board, run at that board's cell-set width.
@@ -132,6 +145,7 @@ impl ForWidth for PlayoutBench<'_> {
         match self.policy {
             Policy::Uniform => uniform::<B>(self.clock, self.size, self.min_time),
             Policy::Bridge => bridge::<B>(self.clock, self.size, self.min_time),
+            Policy::Answered => answered::<B>(self.clock, self.size, self.min_time),
         }
     }
 }
@@ -144,6 +158,12 @@ pub fn uniform_playouts_on(clock: &dyn Clock, size: u8, min_time: Duration) -> R
 /// Bridge-aware playouts (the ones the search uses) from the empty board.
 pub fn bridge_playouts(size: u8, min_time: Duration) -> Rate {
     at_width(size, PlayoutBench { policy: Policy::Bridge, clock: &NativeClock::new(), size, min_time })
+}
+
+/// [`bridge_playouts`] answering the last stone as learned (the native
+/// engine's `answers=builtin`; the browser's build leaves answers out).
+pub fn answered_playouts(size: u8, min_time: Duration) -> Rate {
+    at_width(size, PlayoutBench { policy: Policy::Answered, clock: &NativeClock::new(), size, min_time })
 }
 
 /// MCTS iterations from the empty board, in one search of `iterations`.
@@ -195,20 +215,22 @@ fn mcts_opening_iterations(size: u8, iterations: u64) -> Rate {
 pub fn report(quick: bool) -> String {
     let t = Duration::from_millis(if quick { 200 } else { 2000 });
     let mut out = format!(
-        "{:>6}  {:>14}  {:>14}  {:>14}  {:>16}\n",
-        "board", "uniform/s", "bridge/s", "mcts iter/s", "after 3 stones/s"
+        "{:>6}  {:>14}  {:>14}  {:>14}  {:>14}  {:>16}\n",
+        "board", "uniform/s", "bridge/s", "answered/s", "mcts iter/s", "after 3 stones/s"
     );
     for size in [7u8, 9, 11, 13, 19] {
         let u = uniform_playouts(size, t);
         let b = bridge_playouts(size, t);
+        let a = answered_playouts(size, t);
         let iterations = if quick { 5_000 } else { 60_000 };
         let m = mcts_iterations(size, iterations);
         let o = mcts_opening_iterations(size, iterations);
         out.push_str(&format!(
-            "{:>6}  {:>14.0}  {:>14.0}  {:>14.0}  {:>16.0}\n",
+            "{:>6}  {:>14.0}  {:>14.0}  {:>14.0}  {:>14.0}  {:>16.0}\n",
             format!("{size}x{size}"),
             u.per_second(),
             b.per_second(),
+            a.per_second(),
             m.per_second(),
             o.per_second()
         ));

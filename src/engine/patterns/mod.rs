@@ -92,6 +92,11 @@ impl Patterns {
         self.table.get(pattern).unwrap_or(self.default)
     }
 
+    /// The weight of every pattern not listed.
+    pub fn default_weight(&self) -> f32 {
+        self.default
+    }
+
     /// Patterns listed.
     pub fn len(&self) -> usize {
         self.table.len

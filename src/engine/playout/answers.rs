@@ -23,16 +23,27 @@ pub(super) struct AnswerDraw {
     /// answer pattern are, as indices into the playout's `owner` (whose
     /// entries past the cells hold the red edge, then the blue edge).
     read: Vec<[[u16; READ]; 2]>,
-    /// For each cell, the cells around it on the board, with the place
-    /// value (a power of 3) it has in each one's code for a Red and a
-    /// Blue mover.
-    around: Vec<Vec<(u16, [u32; 2])>>,
-    /// Each empty cell's code ([`Answers::extra`]) for a Red and a Blue
-    /// mover, kept up to date move by move rather than read afresh for
-    /// each answer weighed.
+    /// For each cell, the twelve cells around it, with the place value (a
+    /// power of 3) it has in each one's code for a Red and a Blue mover.
+    /// Places off the board name the entry just past the cells (the red
+    /// edge's in `owner`, never empty): every cell has twelve, and the
+    /// loops over them have no exit to predict.
+    around: Vec<[Around; READ]>,
+    /// Each cell's code ([`Answers::extra`]) for a Red and a Blue mover,
+    /// kept up to date move by move rather than read afresh for each
+    /// answer weighed; then the spare entry's, which stays 0.
     codes: Vec<[u32; 2]>,
-    /// This draw's answers and their weight above a far cell's.
-    scratch: Vec<(u16, u32)>,
+    /// The tree's root, whose codes a playout starts from: its owner
+    /// entries and codes (empty until [`AnswerDraw::set_root`]).
+    root_owner: Vec<u8>,
+    root_codes: Vec<[u32; 2]>,
+}
+
+/// A cell around another and the place value the other has in its codes.
+#[derive(Clone, Copy, Debug)]
+struct Around {
+    cell: u16,
+    place: [u32; 2],
 }
 
 /// What an owner entry reads as in a code, for a Red mover and a Blue
@@ -70,24 +81,34 @@ impl AnswerDraw {
             // `of` is always among them: being around is symmetric.
             read[blue].iter().position(|&at| at as usize == of).map_or(0, |k| POWERS[k])
         };
+        let none = Around { cell: cells as u16, place: [0; 2] };
         let around = (0..cells)
             .map(|last| {
                 let at = Cell::from_index(last, n);
-                (0..cells)
-                    .filter(|&c| answers::around(Cell::from_index(c, n), at))
-                    .map(|c| (c as u16, [place(&read[c], 0, last), place(&read[c], 1, last)]))
-                    .collect()
+                let mut twelve = [none; READ];
+                let near = (0..cells).filter(|&c| answers::around(Cell::from_index(c, n), at));
+                for (slot, c) in twelve.iter_mut().zip(near) {
+                    *slot = Around { cell: c as u16, place: [place(&read[c], 0, last), place(&read[c], 1, last)] };
+                }
+                twelve
             })
             .collect();
-        AnswerDraw { answers, read, around, codes: vec![[0; 2]; cells], scratch: Vec::with_capacity(READ) }
+        AnswerDraw {
+            answers,
+            read,
+            around,
+            codes: vec![[0; 2]; cells + 1],
+            root_owner: Vec::new(),
+            root_codes: Vec::new(),
+        }
     }
 
-    /// Reads every cell's codes from `owner` at a playout's start: the
-    /// taken cells' too, so that every code stays a valid index however
-    /// the playout goes on (a taken cell's code is read, and weighs
-    /// nothing, in [`AnswerDraw::draw`], which thereby needs no branch).
-    pub fn start(&mut self, owner: &[u8]) {
-        for c in 0..self.codes.len() {
+    /// Reads every cell's codes from `owner`: the taken cells' too, so that
+    /// every code stays a valid index however the playout goes on (a taken
+    /// cell's code is read, and weighs nothing, in [`AnswerDraw::draw`],
+    /// which thereby needs no branch).
+    fn read_all(&mut self, owner: &[u8]) {
+        for c in 0..self.read.len() {
             let read = &self.read[c];
             let mut code = [0u32; 2];
             for (blue, code) in code.iter_mut().enumerate() {
@@ -99,6 +120,34 @@ impl AnswerDraw {
         }
     }
 
+    /// Keeps the codes of the tree's root, whose `owner` entries every
+    /// playout's start then extends.
+    pub fn set_root(&mut self, owner: &[u8]) {
+        self.read_all(owner);
+        self.root_owner.clear();
+        self.root_owner.extend_from_slice(&owner[..self.read.len()]);
+        self.root_codes.clone_from(&self.codes);
+    }
+
+    /// Sets the codes for `owner` at a playout's start: the root's codes
+    /// with the stones played since, when the root's stones are all still
+    /// there (a playout below the root), otherwise read afresh. The tree's
+    /// few moves cost far less than reading the whole board.
+    pub fn start(&mut self, owner: &[u8]) {
+        let cells = self.read.len();
+        let below = self.root_owner.len() == cells
+            && self.root_owner.iter().zip(owner).all(|(&root, &now)| root == EMPTY || root == now);
+        if !below {
+            return self.read_all(owner);
+        }
+        self.codes.copy_from_slice(&self.root_codes);
+        for (c, &now) in owner[..cells].iter().enumerate() {
+            if self.root_owner[c] != now {
+                self.play(c, now);
+            }
+        }
+    }
+
     /// Updates the codes around `cell`, just taken by `colour` (an owner
     /// code).
     #[inline]
@@ -106,10 +155,11 @@ impl AnswerDraw {
         let points = [POINT[0][colour as usize & 3], POINT[1][colour as usize & 3]];
         // Each place of a code is set once, when its cell is taken, so a
         // code stays below 3¹² whether its own cell is empty or not.
-        for &(c, [red, blue]) in &self.around[cell] {
-            let code = &mut self.codes[c as usize];
-            code[0] += points[0] * red;
-            code[1] += points[1] * blue;
+        // The spare entry's codes gain nothing: its places are 0.
+        for a in &self.around[cell] {
+            let code = &mut self.codes[a.cell as usize];
+            code[0] += points[0] * a.place[0];
+            code[1] += points[1] * a.place[1];
         }
     }
 
@@ -124,23 +174,22 @@ impl AnswerDraw {
     #[inline]
     pub fn draw(&mut self, last: usize, mover: Color, left: usize, owner: &[u8], rng: &mut Rng) -> Option<usize> {
         let blue = usize::from(mover == Color::Blue);
-        self.scratch.clear();
+        let mut weighed = [0u32; READ];
         let mut extra = 0u32;
         // No branch on what a cell holds: those were mispredicted half the
         // time, and the table's loads overlap better without them.
-        for &(c, _) in &self.around[last] {
-            let empty = u32::from(owner[c as usize] == EMPTY);
-            let e = empty * self.answers.extra(self.codes[c as usize][blue]);
-            extra += e;
-            self.scratch.push((c, e));
+        for (a, e) in self.around[last].iter().zip(&mut weighed) {
+            let empty = u32::from(owner[a.cell as usize] == EMPTY);
+            *e = empty * self.answers.extra(self.codes[a.cell as usize][blue]);
+            extra += *e;
         }
         if extra == 0 {
             return None;
         }
         let mut x = rng.below(extra as usize + 16 * left) as u32;
-        for &(c, e) in &self.scratch {
+        for (a, &e) in self.around[last].iter().zip(&weighed) {
             if x < e {
-                return Some(c as usize);
+                return Some(a.cell as usize);
             }
             x -= e;
         }
@@ -239,9 +288,35 @@ mod tests {
         assert!((share - 24.0 / 48.0).abs() < 0.01, "{share}");
         // Nothing around a stone in a full neighbourhood.
         let mut full = owner.clone();
-        for &(c, _) in &draw.around[12] {
-            full[c as usize] = RED;
+        for a in &draw.around[12] {
+            full[a.cell as usize] = RED;
         }
         assert_eq!(draw.draw(12, Color::Blue, 12, &full, &mut rng), None);
+    }
+
+    #[test]
+    fn a_start_below_the_root_extends_the_roots_codes() {
+        let n = 7;
+        let stones = |text: &str| {
+            let game = Record::from_text(text, n).unwrap().to_game(false).unwrap();
+            Stones::<u128>::from_position(game.position())
+        };
+        let afresh = |owner: &[u8]| {
+            let mut draw = AnswerDraw::new(n, leaked(Patterns::new([], 1.0)));
+            draw.start(owner);
+            draw.codes
+        };
+        let mut draw = AnswerDraw::new(n, leaked(Patterns::new([], 1.0)));
+        draw.set_root(&owner_of(&stones("7x7 d4 c5 e3"), n));
+        // Below the root (corners included), then off it: a root stone gone
+        // or changed colour.
+        for text in ["7x7 d4 c5 e3 a1 g7 b2", "7x7 d4 c5 e3", "7x7 d4 c5", "7x7 d4 e3 c5", "7x7 a7 g1 d4 c5 e3 f2"] {
+            let owner = owner_of(&stones(text), n);
+            draw.start(&owner);
+            assert_eq!(draw.codes, afresh(&owner), "{text}");
+            // A corner's places off the board name the spare entry, whose
+            // codes stay 0.
+            assert_eq!(draw.codes[49], [0, 0]);
+        }
     }
 }

@@ -341,7 +341,7 @@ mod tests {
         let empties: Vec<u16> = (0..49).collect();
         let red_wins = (0..4000)
             .filter(|_| {
-                let full = engine.run(&sample.stones, &empties, &mut rng);
+                let full = engine.run(&sample.stones, &empties, None, &mut rng);
                 engine.winner(&full) == Color::Red
             })
             .count();

@@ -236,6 +236,20 @@ impl<B: Bits> BridgePlayouts<B> {
         }
     }
 
+    /// Sets the tree's root, `from`, whose answer codes each playout below
+    /// it starts from (see [`AnswerDraw::start`]).
+    pub fn set_root(&mut self, from: &Stones<B>) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.answers.is_some() {
+            self.set_board(from);
+            if let Some(answers) = &mut self.answers {
+                answers.set_root(&self.owner);
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = from;
+    }
+
     /// Updates the answers' codes after `colour` took `cell`.
     #[inline]
     fn play_answers(&mut self, cell: usize, colour: u8) {
@@ -360,9 +374,12 @@ impl<B: Bits> BridgePlayouts<B> {
         }
     }
 
-    /// Plays the game out from `from` and returns the final board: every
-    /// cell taken, so exactly one side has won.
-    pub fn run(&mut self, from: &Stones<B>, empties: &[u16], rng: &mut Rng) -> Stones<B> {
+    /// Plays the game out from `from`, whose last stone is on `last` when
+    /// known, and returns the final board: every cell taken, so exactly one
+    /// side has won. The first move answers `last` as any later one answers
+    /// the move before it: a tree's move into a bridge is saved at once,
+    /// not left to chance.
+    pub fn run(&mut self, from: &Stones<B>, empties: &[u16], last: Option<usize>, rng: &mut Rng) -> Stones<B> {
         self.set_board(from);
         self.order.clear();
         self.order.extend_from_slice(empties);
@@ -371,8 +388,8 @@ impl<B: Bits> BridgePlayouts<B> {
         let mut out = *from;
         let mut mover = from.to_move;
         let mut next = 0;
-        let mut reply: Option<usize> = None;
-        let mut last: Option<usize> = None;
+        let mut reply = last.and_then(|cell| self.bridge_reply(cell, code(mover)));
+        let mut last = last;
         let mut left = empties.len();
         while left > 0 {
             let cell = match reply.take().filter(|&c| self.owner[c] == EMPTY) {
@@ -450,7 +467,7 @@ mod tests {
         let mut empties = Vec::new();
         members(s.empty_cells(&p.masks), 169, &mut empties);
         for _ in 0..50 {
-            let full = p.run(&s, &empties, &mut rng);
+            let full = p.run(&s, &empties, None, &mut rng);
             assert_eq!(full.red.count(), 85);
             assert_eq!(full.blue.count(), 84);
             let m = p.masks;
@@ -476,6 +493,25 @@ mod tests {
         p.owner[Cell::new(1, 2).index(5)] = RED;
         p.owner[Cell::new(0, 2).index(5)] = BLUE;
         assert_eq!(p.bridge_reply(Cell::new(0, 2).index(5), RED), Some(Cell::new(0, 3).index(5)));
+    }
+
+    #[test]
+    fn a_playout_answers_the_stone_that_led_to_it_first() {
+        // Blue's last stone b3 intrudes into Red's bridge c2–b4; Red, to
+        // move, saves it on c3 as the playout's first move. Told nothing of
+        // b3, it does so only when chance gets there first.
+        let s = stones_from("5x5 c2 a1 b4 b3", 5);
+        let (intrusion, save) = (Cell::new(1, 2).index(5), Cell::new(2, 2).index(5));
+        let mut p = BridgePlayouts::<u128>::new(5);
+        let mut empties = Vec::new();
+        members(s.empty_cells(&p.masks), 25, &mut empties);
+        let mut rng = Rng::new(5);
+        let saved = |p: &mut BridgePlayouts<u128>, last: Option<usize>, rng: &mut Rng| {
+            (0..400).filter(|_| p.run(&s, &empties, last, rng).red.has(save)).count()
+        };
+        assert_eq!(saved(&mut p, Some(intrusion), &mut rng), 400);
+        let by_chance = saved(&mut p, None, &mut rng);
+        assert!((100..300).contains(&by_chance), "{by_chance}");
     }
 
     /// Playout weights that keep only cells with no stone and no edge
@@ -553,7 +589,7 @@ mod tests {
         let mut empties = Vec::new();
         members(s.empty_cells(&p.masks), 121, &mut empties);
         for _ in 0..50 {
-            let full = p.run(&s, &empties, &mut rng);
+            let full = p.run(&s, &empties, None, &mut rng);
             assert_eq!((full.red.count(), full.blue.count()), (61, 60));
         }
     }
@@ -571,7 +607,7 @@ mod tests {
         members(s.empty_cells(&p.masks), 121, &mut empties);
         let (mut answered, mut moves) = (0, 0);
         for _ in 0..50 {
-            let full = p.run(&s, &empties, &mut rng);
+            let full = p.run(&s, &empties, None, &mut rng);
             assert_eq!((full.red.count(), full.blue.count()), (61, 60));
             // Replayed: how many moves were among the twelve around the
             // one before (by the answers or by chance).

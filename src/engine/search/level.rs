@@ -457,16 +457,16 @@ mod tests {
             Some(Move::Place(cell)) => cell,
             other => panic!("seed {seed}: {other:?}"),
         };
-        // Seed 1's search favours a losing move: another is played.
-        let losing = favourite(1);
+        // Seed 0's search favours a losing move: another is played.
+        let losing = favourite(0);
         assert!(loses(losing, 20_000), "the search's {losing} does not lose: nothing to check");
-        let instead = played(1);
+        let instead = played(0);
         assert_ne!(instead, losing);
         assert!(!loses(instead, 100_000), "{instead} loses too");
-        // Seed 0's favourite is not refuted: the check leaves it.
-        let kept = favourite(0);
+        // Seed 1's favourite is not refuted: the check leaves it.
+        let kept = favourite(1);
         assert!(!loses(kept, 20_000));
-        assert_eq!(played(0), kept);
+        assert_eq!(played(1), kept);
     }
 
     /// Red to move wins (b8 and d3 both keep it).

@@ -145,6 +145,8 @@ pub(crate) struct Mcts<B: Bits> {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
     pub root_stones: Stones<B>,
+    /// The stone that led to the root, when known.
+    root_last: Option<u16>,
     playouts: BridgePlayouts<B>,
     rng: Rng,
     config: SearchConfig,
@@ -187,6 +189,7 @@ impl<B: Bits> Mcts<B> {
             nodes: Vec::with_capacity(1024),
             edges: Vec::with_capacity(1024 * 8),
             root_stones: root,
+            root_last: last,
             playouts: {
                 let playouts = match config.playout {
                     Some(policy) => BridgePlayouts::new(size).weighted(Acceptance::new(policy)),
@@ -215,6 +218,7 @@ impl<B: Bits> Mcts<B> {
             shapes: config.patterns.filter(|_| config.prior_weight > 0.0).map(|_| Shapes::new(size)),
             replies: Vec::new(),
         };
+        m.playouts.set_root(&root);
         m.nodes.push(Node::new());
         m.expand(0, &root, last);
         m.learn(0, &root);
@@ -372,6 +376,8 @@ impl<B: Bits> Mcts<B> {
         self.edges = edges;
         self.replies = replies;
         self.root_stones = stones;
+        self.root_last = cells.last().copied();
+        self.playouts.set_root(&stones);
         self.iterations = self.nodes[0].visits as u64;
         if !self.nodes[0].expanded {
             self.expand(0, &stones, cells.last().copied());
@@ -439,10 +445,12 @@ impl<B: Bits> Mcts<B> {
         self.backup(winner);
     }
 
-    /// Plays out from `stones`, remembering the final board for AMAF.
+    /// Plays out from `stones`, reached by this iteration's path,
+    /// remembering the final board for AMAF.
     fn playout(&mut self, stones: &Stones<B>) -> Color {
         members(stones.empty_cells(&self.masks), self.cells, &mut self.empties);
-        let full = self.playouts.run(stones, &self.empties, &mut self.rng);
+        let last = self.path_edges.last().map(|&e| self.edges[e as usize].cell).or(self.root_last);
+        let full = self.playouts.run(stones, &self.empties, last.map(usize::from), &mut self.rng);
         self.played_out = true;
         self.playouts.winner(&full)
     }
