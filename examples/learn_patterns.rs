@@ -7,6 +7,7 @@
 //!     cargo run --release --example learn_patterns -- fit-playout FILE... > src/engine/patterns/playout.txt
 //!     cargo run --release --example learn_patterns -- fit-answers FILE... > src/engine/patterns/answers.txt
 //!     cargo run --release --example learn_patterns -- eval PATTERNS FILE...
+//!     cargo run --release --example learn_patterns -- eval-answers ANSWERS FILE...
 //!
 //! `play` appends GAMES self-play games to FILE, one move list per line
 //! (`11x11 c4 f6 …`), on the SIZES given as a comma-separated list (9×9,
@@ -30,7 +31,9 @@
 //!
 //! `eval` reports how well a pattern file (`builtin` for the shipped one)
 //! predicts the moves of other games than those it was fitted to: the
-//! same figures `fit` prints about its own games.
+//! same figures `fit` prints about its own games; `eval-answers` does the
+//! same for an answer file (`builtin` for the shipped one), every cell
+//! away from the last stone weighing 1 as in the playouts.
 
 use std::io::Write;
 use std::time::Instant;
@@ -197,20 +200,29 @@ fn samples_of(paths: &[String], extent: Extent) -> Result<(Vec<Sample>, usize), 
     Ok((samples, games))
 }
 
-fn eval(args: &[String]) -> Result<(), String> {
-    let usage = "usage: learn_patterns eval PATTERNS|builtin FILE...";
-    let path = args.first().ok_or(usage)?;
-    let patterns = match path.as_str() {
-        "builtin" => Patterns::builtin().clone(),
-        _ => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            Patterns::parse(&text).map_err(|e| format!("{path}: {e}"))?
-        }
+fn eval(args: &[String], extent: Extent) -> Result<(), String> {
+    let usage = match extent {
+        Extent::Answer => "usage: learn_patterns eval-answers ANSWERS|builtin FILE...",
+        _ => "usage: learn_patterns eval PATTERNS|builtin FILE...",
     };
+    let path = args.first().ok_or(usage)?;
     if args.len() < 2 {
         return Err(usage.into());
     }
-    let (samples, games) = samples_of(&args[1..], Extent::Shape)?;
+    let read = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"));
+    let patterns = match (extent, path.as_str()) {
+        (Extent::Answer, file) => {
+            let text = if file == "builtin" { answers::BUILTIN.to_string() } else { read(file)? };
+            let table = answers::parse(&text).map_err(|e| format!("{file}: {e}"))?;
+            // As in the playouts: every cell further from the last stone
+            // weighs 1, an answer its listed weight or the file's default.
+            let far = table.entries().into_iter().chain([(answers::FAR, 1.0)]);
+            Patterns::new(far, table.default_weight())
+        }
+        (_, "builtin") => Patterns::builtin().clone(),
+        (_, file) => Patterns::parse(&read(file)?).map_err(|e| format!("{file}: {e}"))?,
+    };
+    let (samples, games) = samples_of(&args[1..], extent)?;
     let p = predict(&samples, &patterns);
     println!(
         "{path} on {games} games, {} positions: mean log-likelihood {:.4}; played move heaviest {:.1}%, \
@@ -230,9 +242,10 @@ fn main() -> std::process::ExitCode {
         Some("fit") => fit_files(&args[1..], Extent::Shape),
         Some("fit-playout") => fit_files(&args[1..], Extent::Adjacent),
         Some("fit-answers") => fit_files(&args[1..], Extent::Answer),
-        Some("eval") => eval(&args[1..]),
+        Some("eval") => eval(&args[1..], Extent::Shape),
+        Some("eval-answers") => eval(&args[1..], Extent::Answer),
         _ => {
-            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT] | fit FILE... | fit-playout FILE... | fit-answers FILE... | eval PATTERNS FILE..."
+            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT] | fit FILE... | fit-playout FILE... | fit-answers FILE... | eval PATTERNS FILE... | eval-answers ANSWERS FILE..."
                 .into())
         }
     };
