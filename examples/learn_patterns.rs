@@ -214,10 +214,7 @@ fn eval(args: &[String], extent: Extent) -> Result<(), String> {
         (Extent::Answer, file) => {
             let text = if file == "builtin" { answers::BUILTIN.to_string() } else { read(file)? };
             let table = answers::parse(&text).map_err(|e| format!("{file}: {e}"))?;
-            // As in the playouts: every cell further from the last stone
-            // weighs 1, an answer its listed weight or the file's default.
-            let far = table.entries().into_iter().chain([(answers::FAR, 1.0)]);
-            Patterns::new(far, table.default_weight())
+            answers::with_far(&table)
         }
         (_, "builtin") => Patterns::builtin().clone(),
         (_, file) => Patterns::parse(&read(file)?).map_err(|e| format!("{file}: {e}"))?,

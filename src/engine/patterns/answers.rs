@@ -210,6 +210,13 @@ pub fn from_fitted(fitted: &Patterns) -> Result<Patterns, PatternsError> {
     Ok(Patterns::new(near, fitted.weight(0) / far))
 }
 
+/// An answer table as the playouts weigh it, for [`super::mm::predict`]:
+/// every candidate away from the last stone ([`FAR`]) weighing 1, which
+/// the file leaves out (an unlisted pattern weighs the file's default).
+pub fn with_far(table: &Patterns) -> Patterns {
+    Patterns::new(table.entries().into_iter().chain([(FAR, 1.0)]), table.default_weight())
+}
+
 /// Reads an answer file: a pattern file whose shapes reach no further than
 /// the twelve cells.
 pub fn parse(text: &str) -> Result<Patterns, PatternsError> {
@@ -315,6 +322,30 @@ mod tests {
             "{}",
             answers.buckets.len()
         );
+    }
+
+    #[test]
+    fn a_fitted_table_read_back_with_its_far_cells_predicts_as_the_fit() {
+        use super::super::mm::{Fitting, Sample, fit, predict};
+        let far = (super::super::near::CLASSES - 1) as u8;
+        let (a, b) = (pattern(0b01), pattern(0b10));
+        // Of two answers and four far cells, `a` is played half the time.
+        let samples: Vec<Sample> = (0..400)
+            .map(|i| Sample {
+                chosen: [a, a, b, FAR][i % 4],
+                candidates: vec![a, b, FAR, FAR, FAR, FAR],
+                chosen_near: far,
+                near: vec![far; 6],
+            })
+            .collect();
+        let fitted = fit(&samples, Fitting { min_seen: 1, iterations: 60, proximity: false }).patterns;
+        let file = from_fitted(&fitted).unwrap().to_text("");
+        let read = parse(&file).unwrap();
+        let expected = predict(&samples, &fitted).log_likelihood;
+        let got = predict(&samples, &with_far(&read)).log_likelihood;
+        assert!((got - expected).abs() < 1e-3, "{got} against {expected}");
+        // Without their weight of 1 the far cells weigh the default.
+        assert!((predict(&samples, &read).log_likelihood - expected).abs() > 0.01);
     }
 
     #[test]
