@@ -400,7 +400,7 @@ impl<B: Bits> Mcts<B> {
                 break winner;
             }
             if !self.nodes[node as usize].expanded {
-                let last = self.path_edges.last().map(|&e| self.edges[e as usize].cell);
+                let last = self.path_last();
                 if self.nodes[node as usize].visits < self.config.expand_after || !self.expand(node, &stones, last) {
                     break self.playout(&stones);
                 }
@@ -445,11 +445,16 @@ impl<B: Bits> Mcts<B> {
         self.backup(winner);
     }
 
+    /// The cell of this iteration's path's last stone (none at the root).
+    fn path_last(&self) -> Option<u16> {
+        self.path_edges.last().map(|&e| self.edges[e as usize].cell)
+    }
+
     /// Plays out from `stones`, reached by this iteration's path,
     /// remembering the final board for AMAF.
     fn playout(&mut self, stones: &Stones<B>) -> Color {
         members(stones.empty_cells(&self.masks), self.cells, &mut self.empties);
-        let last = self.path_edges.last().map(|&e| self.edges[e as usize].cell).or(self.root_last);
+        let last = self.path_last().or(self.root_last);
         let full = self.playouts.run(stones, &self.empties, last.map(usize::from), &mut self.rng);
         self.played_out = true;
         self.playouts.winner(&full)
