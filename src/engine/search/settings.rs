@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::{NearFactors, SearchConfig};
 use crate::engine::connections::ListLimits;
+use crate::engine::patterns::playout::PlayoutPolicy;
 use crate::engine::patterns::{Patterns, answers};
 
 /// Why a settings text was refused.
@@ -31,7 +32,7 @@ impl fmt::Display for SettingError {
 impl std::error::Error for SettingError {}
 
 /// Every name [`apply`] knows.
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 15] = [
     "exploration",
     "root_exploration",
     "rave_bias",
@@ -45,6 +46,7 @@ pub const NAMES: [&str; 14] = [
     "patterns",
     "near",
     "answers",
+    "playout",
     "lists",
 ];
 
@@ -101,6 +103,12 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
                 _ => return Err(bad(name, value, "none or builtin")),
             }
         }
+        "playout" => {
+            c.playout = match value {
+                "none" => None,
+                _ => Some(PlayoutPolicy::builtin(positive(name, value).map_err(|_| bad(name, value, PLAYOUT))?)),
+            }
+        }
         "near" => {
             c.near = near(value).ok_or_else(|| bad(name, value, "none or ADJACENT:TWO, two factors from 1 up"))?
         }
@@ -121,6 +129,8 @@ fn near(value: &str) -> Option<Option<NearFactors>> {
     let factor = |v: &str| v.parse::<f32>().ok().filter(|f| f.is_finite() && (1.0..=1000.0).contains(f));
     Some(Some(NearFactors { adjacent: factor(adjacent)?, two: factor(two)? }))
 }
+
+const PLAYOUT: &str = "none or a cap above 0 (the built-in playout weights, capped at CAP times an open cell's)";
 
 const LISTS: &str = "FULL:SEMI:EDGE_SEMI, three whole numbers from 1 to 1000, all, or all+captured, the last two with +links, +linksN (N from 2 to 254: cells at most N apart) or neither, then +ladders or not";
 
@@ -209,6 +219,8 @@ mod tests {
         assert_eq!(parse("answers=builtin", base).unwrap().answers, Some(answers::builtin()));
         assert_eq!(parse("answers=builtin,answers=none", base).unwrap(), base);
         assert!(parse("answers=yes", base).is_err());
+        assert_eq!(parse("playout=0.25", base).unwrap().playout, Some(PlayoutPolicy::builtin(0.25)));
+        assert_eq!(parse("playout=1,playout=none", base).unwrap(), base);
     }
 
     #[test]
@@ -225,6 +237,8 @@ mod tests {
             ("rave_prior=-2", bad("rave_prior", "-2", POSITIVE)),
             ("reply_share=1.5", bad("reply_share", "1.5", "a share from 0 to 1")),
             ("patterns=/tmp/x", bad("patterns", "/tmp/x", "none or builtin")),
+            ("playout=0", bad("playout", "0", PLAYOUT)),
+            ("playout=builtin", bad("playout", "builtin", PLAYOUT)),
             ("near=3", bad("near", "3", "none or ADJACENT:TWO, two factors from 1 up")),
             ("near=0.5:2", bad("near", "0.5:2", "none or ADJACENT:TWO, two factors from 1 up")),
             ("lists=6:10", bad("lists", "6:10", LISTS)),
