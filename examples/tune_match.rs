@@ -11,7 +11,7 @@
 //! Settings are `name=value` pairs joined by commas, changing the engine's
 //! defaults: those of `engine::search::settings` (`exploration`,
 //! `root_exploration`, `rave_bias`, `rave_prior`, `expand_after`, `knowledge_after`,
-//! `deeper_after`, `deeper_lists`, `prior_weight`, `reply_share`, `near`, `patterns`; which the GTP engine
+//! `deeper_after`, `deeper_lists`, `prior_weight`, `reply_share`, `near`, `patterns`, `playout`; which the GTP engine
 //! takes too, `hexarena gtp --search …`), a pattern file's path for
 //! `patterns`, `playout` (`none`, a cap for the built-in playout weights,
 //! or `CAP:FILE`), `prove` (the share of a move's time the solver takes
@@ -195,21 +195,17 @@ fn patterns(value: &str) -> Result<Option<&'static Patterns>, String> {
     }
 }
 
-/// `none`, `CAP` (the built-in playout weights capped there) or
-/// `CAP:FILE`.
-fn playout(value: &str) -> Result<Option<PlayoutPolicy>, String> {
-    if value == "none" {
-        return Ok(None);
-    }
-    let (cap, path) = value.split_once(':').map_or((value, None), |(c, p)| (c, Some(p)));
-    let cap: f32 = cap.parse().map_err(|e| format!("playout: '{cap}' is not a cap ({e})"))?;
-    let weights = match path {
-        None => playout::builtin(),
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("playout: cannot read {path}: {e}"))?;
-            Box::leak(Box::new(playout::parse(&text).map_err(|e| format!("{path}: {e}"))?))
-        }
-    };
+/// `CAP:FILE`: the weights of FILE capped at CAP, the cap read as the
+/// shared setting reads it (`none` and a bare cap go to that setting).
+fn playout_file(value: &str) -> Result<Option<PlayoutPolicy>, String> {
+    let (cap, path) = value.split_once(':').ok_or(format!("playout: '{value}' is not CAP:FILE"))?;
+    let cap = settings::apply(SearchConfig::default(), "playout", cap)
+        .map_err(|e| e.to_string())?
+        .playout
+        .ok_or(format!("playout: '{cap}' is not a cap"))?
+        .cap;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("playout: cannot read {path}: {e}"))?;
+    let weights = Box::leak(Box::new(playout::parse(&text).map_err(|e| format!("{path}: {e}"))?));
     Ok(Some(PlayoutPolicy { weights, cap }))
 }
 
@@ -225,7 +221,7 @@ fn settings(spec: &str) -> Result<Settings, String> {
         let bad = |e: &dyn std::fmt::Display| format!("{name}: '{value}' is not a number ({e})");
         match name {
             "patterns" if !matches!(value, "none" | "builtin") => config.patterns = patterns(value)?,
-            "playout" => config.playout = playout(value)?,
+            "playout" if value.contains(':') => config.playout = playout_file(value)?,
             "prove" => proving.share = value.parse().map_err(|e| bad(&e))?,
             "prove_empty" => proving.max_empty = value.parse().map_err(|e| bad(&e))?,
             "check" => proving.check = value.parse::<Checking>().map_err(|e| format!("check: {e}"))?,
