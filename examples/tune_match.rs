@@ -11,7 +11,7 @@
 //! Settings are `name=value` pairs joined by commas, changing the engine's
 //! defaults: those of `engine::search::settings` (`exploration`,
 //! `root_exploration`, `rave_bias`, `rave_prior`, `expand_after`, `knowledge_after`,
-//! `deeper_after`, `deeper_lists`, `prior_weight`, `reply_share`, `near`, `patterns`, `playout`; which the GTP engine
+//! `deeper_after`, `deeper_lists`, `prior_weight`, `reply_share`, `near`, `patterns`, `answers`, `answer_scale`, `playout`; which the GTP engine
 //! takes too, `hexarena gtp --search …`), a pattern file's path for
 //! `patterns`, `playout` (`none`, a cap for the built-in playout weights,
 //! or `CAP:FILE`), `prove` (the share of a move's time the solver takes

@@ -31,7 +31,8 @@ usage:
                                 --search name=value,... changes the settings of timed moves
                                 and of hexarena-analyze (exploration, root_exploration, rave_bias,
                                 rave_prior, expand_after, knowledge_after, deeper_after, reply_share,
-                                prior_weight, patterns, near, answers, playout, lists);
+                                prior_weight, patterns, near, answers, answer_scale, playout,
+                                lists);
                                 --answers FILE has the playouts answer the last stone by
                                 the answer weights of FILE (learn_patterns fit-answers);
                                 --check keeps SHARE of a timed move (0 to 0.9) for the solver

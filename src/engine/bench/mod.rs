@@ -110,7 +110,7 @@ fn bridge<B: Bits>(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
 /// learned answers (`answers=builtin`), below a tree rooted at the empty
 /// board.
 fn answered<B: Bits>(clock: &dyn Clock, size: u8, min_time: Duration) -> Rate {
-    let mut p = BridgePlayouts::<B>::new(size).answer_replies(Some(super::patterns::answers::builtin()));
+    let mut p = BridgePlayouts::<B>::new(size).answer_replies(Some(super::patterns::answers::builtin()), 1.0);
     p.set_root(&Stones::empty());
     playouts(clock, size, min_time, 100, |s, e, rng| {
         let full = p.run(s, e, None, rng);

@@ -37,6 +37,9 @@ pub(super) struct AnswerDraw {
     /// entries and codes (empty until [`AnswerDraw::set_root`]).
     root_owner: Vec<u8>,
     root_codes: Vec<[u32; 2]>,
+    /// A far cell's weight in the draw, in sixteenths of the fit's far
+    /// cell (see [`AnswerDraw::scaled`]).
+    far: u32,
 }
 
 /// A cell around another and the place value the other has in its codes.
@@ -49,6 +52,10 @@ struct Around {
 /// What an owner entry reads as in a code, for a Red mover and a Blue
 /// one: 0 empty, 1 the mover's, 2 the opponent's.
 const POINT: [[u32; 4]; 2] = [[0, 1, 2, 0], [0, 2, 1, 0]];
+
+/// A far cell's weight as fitted, in the sixteenths the answers' weights
+/// are kept in ([`Answers::extra`]).
+const FAR: u32 = 16;
 
 const POWERS: [u32; READ] = {
     let mut p = [1u32; READ];
@@ -100,7 +107,21 @@ impl AnswerDraw {
             codes: vec![[0; 2]; cells + 1],
             root_owner: Vec::new(),
             root_codes: Vec::new(),
+            far: FAR,
         }
+    }
+
+    /// The same draw with every answer's weight above a far cell's
+    /// counted `scale` times: below 1 the playouts answer less often,
+    /// keeping the fit's preferences among the answers. A fit says what a
+    /// good player plays next, and that player answers more often than a
+    /// playout that is to judge a position should (MoHex's playouts answer
+    /// in about half their moves).
+    pub fn scaled(self, scale: f32) -> AnswerDraw {
+        // The settings take scales from 1/1000 to 16; held to those here
+        // too, so that `far` times the cells left stays far from overflow.
+        let far = (FAR as f32 / scale.clamp(0.001, 16.0)).round() as u32;
+        AnswerDraw { far, ..self }
     }
 
     /// Reads every cell's codes from `owner`: the taken cells' too, so that
@@ -186,7 +207,7 @@ impl AnswerDraw {
         if extra == 0 {
             return None;
         }
-        let mut x = rng.below(extra as usize + 16 * left) as u32;
+        let mut x = rng.below(extra as usize + self.far as usize * left) as u32;
         for (a, &e) in self.around[last].iter().zip(&weighed) {
             if x < e {
                 return Some(a.cell as usize);
@@ -292,6 +313,33 @@ mod tests {
             full[a.cell as usize] = RED;
         }
         assert_eq!(draw.draw(12, Color::Blue, 12, &full, &mut rng), None);
+    }
+
+    #[test]
+    fn a_scale_counts_the_answers_weights_that_many_times() {
+        // The position above: six answers of extra 4 each against 24 far
+        // cells. Counted a quarter, the answers weigh 6 against 24; four
+        // times, 96 against 24.
+        let n = 5;
+        let mut s = Stones::<u128>::empty();
+        s.red |= 1 << 12;
+        s.to_move = Color::Blue;
+        let owner = owner_of(&s, n);
+        let mut shapes = Shapes::new(n);
+        let neighbours: Vec<usize> =
+            (0..25).filter(|&c| Cell::from_index(c, n).distance(Cell::new(2, 2)) == 1).collect();
+        let weights: Vec<(u64, f32)> =
+            neighbours.iter().map(|&c| (answers::pattern(shapes.shape(&s, c)), 5.0)).collect();
+        let answers = leaked(Patterns::new(weights, 1.0));
+        for (scale, expected) in [(0.25, 6.0 / 30.0), (1.0, 24.0 / 48.0), (4.0, 96.0 / 120.0)] {
+            let mut draw = AnswerDraw::new(n, answers).scaled(scale);
+            draw.start(&owner);
+            let mut rng = Rng::new(11);
+            let trials = 100_000;
+            let hits = (0..trials).filter(|_| draw.draw(12, Color::Blue, 24, &owner, &mut rng).is_some()).count();
+            let share = hits as f64 / trials as f64;
+            assert!((share - expected).abs() < 0.01, "scale {scale}: {share} against {expected}");
+        }
     }
 
     #[test]

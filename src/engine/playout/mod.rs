@@ -202,14 +202,16 @@ impl<B: Bits> BridgePlayouts<B> {
     }
 
     /// The same playouts, answering the opponent's last stone by the
-    /// learned `answers`, if any (see [`AnswerDraw`]).
+    /// learned `answers`, if any, their weights counted `scale` times (see
+    /// [`AnswerDraw`], [`AnswerDraw::scaled`]).
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn answer_replies(self, answers: Option<&'static Answers>) -> BridgePlayouts<B> {
-        BridgePlayouts { answers: answers.map(|a| AnswerDraw::new(self.masks.size, a)), ..self }
+    pub fn answer_replies(self, answers: Option<&'static Answers>, scale: f32) -> BridgePlayouts<B> {
+        let answers = answers.map(|a| AnswerDraw::new(self.masks.size, a).scaled(scale));
+        BridgePlayouts { answers, ..self }
     }
 
     #[cfg(target_arch = "wasm32")]
-    pub fn answer_replies(self, _: Option<&'static Answers>) -> BridgePlayouts<B> {
+    pub fn answer_replies(self, _: Option<&'static Answers>, _: f32) -> BridgePlayouts<B> {
         self
     }
 
@@ -600,7 +602,7 @@ mod tests {
         // answer it.
         let all = (0..1u64 << 12).map(|s| (crate::engine::patterns::answers::pattern(s), 40.0));
         let weights = Box::leak(Box::new(Answers::new(crate::engine::patterns::Patterns::new(all, 40.0))));
-        let mut p = BridgePlayouts::<u128>::new(11).answer_replies(Some(weights));
+        let mut p = BridgePlayouts::<u128>::new(11).answer_replies(Some(weights), 1.0);
         let mut rng = Rng::new(6);
         let s = Stones::<u128>::empty();
         let mut empties = Vec::new();
@@ -611,7 +613,7 @@ mod tests {
             assert_eq!((full.red.count(), full.blue.count()), (61, 60));
             // Replayed: how many moves were among the twelve around the
             // one before (by the answers or by chance).
-            let mut q = BridgePlayouts::<u128>::new(11).answer_replies(Some(weights));
+            let mut q = BridgePlayouts::<u128>::new(11).answer_replies(Some(weights), 1.0);
             q.set_board(&s);
             if let Some(a) = &mut q.answers {
                 a.start(&q.owner);

@@ -121,6 +121,10 @@ pub struct SearchConfig {
     /// ([`crate::engine::patterns::answers`]; none: no answers but the
     /// bridge's). Where both are set, an answer is tried before `near`.
     pub answers: Option<&'static Answers>,
+    /// How much the answers' weights above a far cell's count in the
+    /// playouts' draw (1: as fitted; below 1 the playouts answer less
+    /// often, with the same preferences among the answers).
+    pub answer_scale: f32,
     /// How many connections the fast checks' H-search keeps a pair.
     pub lists: ListLimits,
 }
@@ -144,6 +148,7 @@ impl Default for SearchConfig {
             reply_share: DEFAULT_REPLY_SHARE,
             near: None,
             answers: None,
+            answer_scale: 1.0,
             lists: ListLimits::default(),
         }
     }

@@ -32,7 +32,7 @@ impl fmt::Display for SettingError {
 impl std::error::Error for SettingError {}
 
 /// Every name [`apply`] knows.
-pub const NAMES: [&str; 15] = [
+pub const NAMES: [&str; 16] = [
     "exploration",
     "root_exploration",
     "rave_bias",
@@ -46,6 +46,7 @@ pub const NAMES: [&str; 15] = [
     "patterns",
     "near",
     "answers",
+    "answer_scale",
     "playout",
     "lists",
 ];
@@ -103,6 +104,13 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
                 _ => return Err(bad(name, value, "none or builtin")),
             }
         }
+        "answer_scale" => {
+            c.answer_scale = value
+                .parse::<f32>()
+                .ok()
+                .filter(|v| (0.001..=16.0).contains(v))
+                .ok_or_else(|| bad(name, value, ANSWER_SCALE))?
+        }
         "playout" => {
             c.playout = match value {
                 "none" => None,
@@ -129,6 +137,8 @@ fn near(value: &str) -> Option<Option<NearFactors>> {
     let factor = |v: &str| v.parse::<f32>().ok().filter(|f| f.is_finite() && (1.0..=1000.0).contains(f));
     Some(Some(NearFactors { adjacent: factor(adjacent)?, two: factor(two)? }))
 }
+
+const ANSWER_SCALE: &str = "a number from 0.001 to 16";
 
 const PLAYOUT: &str = "none or a cap above 0 (the built-in playout weights, capped at CAP times an open cell's)";
 
@@ -219,6 +229,8 @@ mod tests {
         assert_eq!(parse("answers=builtin", base).unwrap().answers, Some(answers::builtin()));
         assert_eq!(parse("answers=builtin,answers=none", base).unwrap(), base);
         assert!(parse("answers=yes", base).is_err());
+        assert_eq!(parse("answer_scale=0.1", base).unwrap().answer_scale, 0.1);
+        assert_eq!(parse("answer_scale=0.5,answer_scale=1", base).unwrap(), base);
         assert_eq!(parse("playout=0.25", base).unwrap().playout, Some(PlayoutPolicy::builtin(0.25)));
         assert_eq!(parse("playout=1,playout=none", base).unwrap(), base);
     }
@@ -237,6 +249,9 @@ mod tests {
             ("rave_prior=-2", bad("rave_prior", "-2", POSITIVE)),
             ("reply_share=1.5", bad("reply_share", "1.5", "a share from 0 to 1")),
             ("patterns=/tmp/x", bad("patterns", "/tmp/x", "none or builtin")),
+            ("answer_scale=0", bad("answer_scale", "0", ANSWER_SCALE)),
+            ("answer_scale=17", bad("answer_scale", "17", ANSWER_SCALE)),
+            ("answer_scale=NaN", bad("answer_scale", "NaN", ANSWER_SCALE)),
             ("playout=0", bad("playout", "0", PLAYOUT)),
             ("playout=builtin", bad("playout", "builtin", PLAYOUT)),
             ("near=3", bad("near", "3", "none or ADJACENT:TWO, two factors from 1 up")),

@@ -199,7 +199,7 @@ impl<B: Bits> Mcts<B> {
                     Some(factors) => playouts.near_replies(factors),
                     None => playouts,
                 }
-                .answer_replies(config.answers)
+                .answer_replies(config.answers, config.answer_scale)
             },
             rng: Rng::new(config.seed),
             config,
