@@ -113,10 +113,10 @@ impl AnswerDraw {
 
     /// The same draw with every answer's weight above a far cell's
     /// counted `scale` times: below 1 the playouts answer less often,
-    /// keeping the fit's preferences among the answers. A fit says what a
-    /// good player plays next, and that player answers more often than a
-    /// playout that is to judge a position should (MoHex's playouts answer
-    /// in about half their moves).
+    /// above 1 more, keeping the fit's preferences among the answers. A
+    /// fit predicts a player's next move, which need not be how often a
+    /// playout that judges a position should answer; this lets that share
+    /// be played apart from the fit.
     pub fn scaled(self, scale: f32) -> AnswerDraw {
         // The settings take scales from 1/1000 to 16; held to those here
         // too, so that `far` times the cells left stays far from overflow.
