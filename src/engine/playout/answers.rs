@@ -280,20 +280,34 @@ mod tests {
         }
     }
 
-    #[test]
-    fn answers_are_drawn_by_their_weight_above_a_far_cell() {
-        // Red has just played the centre of the empty 5×5 board; Blue's
-        // answers on the six neighbours weigh 5, every other shape 1.
-        let n = 5;
+    /// Red has just played the centre (12) of the empty 5×5 board, Blue
+    /// to move; Blue's answers on the six neighbours weigh 5, every other
+    /// shape 1. The board's owner entries, the neighbours, the answers.
+    struct CentreAnswered {
+        owner: Vec<u8>,
+        neighbours: Vec<usize>,
+        answers: &'static Answers,
+    }
+
+    const CENTRE_N: u8 = 5;
+
+    fn centre_answered() -> CentreAnswered {
+        let n = CENTRE_N;
         let mut s = Stones::<u128>::empty();
         s.red |= 1 << 12;
         s.to_move = Color::Blue;
-        let owner = owner_of(&s, n);
         let mut shapes = Shapes::new(n);
         let neighbours: Vec<usize> =
             (0..25).filter(|&c| Cell::from_index(c, n).distance(Cell::new(2, 2)) == 1).collect();
-        let weights = neighbours.iter().map(|&c| (answers::pattern(shapes.shape(&s, c)), 5.0));
-        let mut draw = AnswerDraw::new(n, leaked(Patterns::new(weights, 1.0)));
+        let weights: Vec<(u64, f32)> =
+            neighbours.iter().map(|&c| (answers::pattern(shapes.shape(&s, c)), 5.0)).collect();
+        CentreAnswered { owner: owner_of(&s, n), neighbours, answers: leaked(Patterns::new(weights, 1.0)) }
+    }
+
+    #[test]
+    fn answers_are_drawn_by_their_weight_above_a_far_cell() {
+        let CentreAnswered { owner, neighbours, answers } = centre_answered();
+        let mut draw = AnswerDraw::new(CENTRE_N, answers);
         draw.start(&owner);
         let mut rng = Rng::new(7);
         let trials = 100_000;
@@ -317,22 +331,11 @@ mod tests {
 
     #[test]
     fn a_scale_counts_the_answers_weights_that_many_times() {
-        // The position above: six answers of extra 4 each against 24 far
-        // cells. Counted a quarter, the answers weigh 6 against 24; four
-        // times, 96 against 24.
-        let n = 5;
-        let mut s = Stones::<u128>::empty();
-        s.red |= 1 << 12;
-        s.to_move = Color::Blue;
-        let owner = owner_of(&s, n);
-        let mut shapes = Shapes::new(n);
-        let neighbours: Vec<usize> =
-            (0..25).filter(|&c| Cell::from_index(c, n).distance(Cell::new(2, 2)) == 1).collect();
-        let weights: Vec<(u64, f32)> =
-            neighbours.iter().map(|&c| (answers::pattern(shapes.shape(&s, c)), 5.0)).collect();
-        let answers = leaked(Patterns::new(weights, 1.0));
+        // Six answers of extra 4 each against 24 far cells. Counted a
+        // quarter, the answers weigh 6 against 24; four times, 96 against 24.
+        let CentreAnswered { owner, answers, .. } = centre_answered();
         for (scale, expected) in [(0.25, 6.0 / 30.0), (1.0, 24.0 / 48.0), (4.0, 96.0 / 120.0)] {
-            let mut draw = AnswerDraw::new(n, answers).scaled(scale);
+            let mut draw = AnswerDraw::new(CENTRE_N, answers).scaled(scale);
             draw.start(&owner);
             let mut rng = Rng::new(11);
             let trials = 100_000;
