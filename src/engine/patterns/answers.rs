@@ -42,6 +42,12 @@ pub fn builtin() -> &'static Answers {
     })
 }
 
+/// The scales the playouts may count the answers' weights by (the search's
+/// `answer_scale`): wide enough for any share of answers from about 1% to
+/// nearly all, narrow enough that a far cell's weight times the cells left
+/// stays far from overflow.
+pub const SCALES: std::ops::RangeInclusive<f32> = 0.001..=16.0;
+
 /// Cells an answer pattern reads.
 pub const READ: usize = 12;
 

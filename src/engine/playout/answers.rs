@@ -118,9 +118,8 @@ impl AnswerDraw {
     /// playout that judges a position should answer; this lets that share
     /// be played apart from the fit.
     pub fn scaled(self, scale: f32) -> AnswerDraw {
-        // The settings take scales from 1/1000 to 16; held to those here
-        // too, so that `far` times the cells left stays far from overflow.
-        let far = (FAR as f32 / scale.clamp(0.001, 16.0)).round() as u32;
+        let scale = scale.clamp(*answers::SCALES.start(), *answers::SCALES.end());
+        let far = (FAR as f32 / scale).round() as u32;
         AnswerDraw { far, ..self }
     }
 

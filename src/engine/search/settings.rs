@@ -105,10 +105,9 @@ pub fn apply(config: SearchConfig, name: &str, value: &str) -> Result<SearchConf
             }
         }
         "answer_scale" => {
-            c.answer_scale = value
-                .parse::<f32>()
+            c.answer_scale = number(name, value)
                 .ok()
-                .filter(|v| (0.001..=16.0).contains(v))
+                .filter(|v| answers::SCALES.contains(v))
                 .ok_or_else(|| bad(name, value, ANSWER_SCALE))?
         }
         "playout" => {
