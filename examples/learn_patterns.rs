@@ -4,6 +4,7 @@
 //!
 //!     cargo run --release --example learn_patterns -- play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT]
 //!     cargo run --release --example learn_patterns -- fit FILE... > src/engine/patterns/patterns.txt
+//!     cargo run --release --example learn_patterns -- fit-layered FILE... > layered.txt
 //!     cargo run --release --example learn_patterns -- fit-playout FILE... > src/engine/patterns/playout.txt
 //!     cargo run --release --example learn_patterns -- fit-answers FILE... > src/engine/patterns/answers.txt
 //!     cargo run --release --example learn_patterns -- eval PATTERNS FILE...
@@ -23,7 +24,10 @@
 //! minorization-maximization, together with factors for a cell's nearness
 //! to the move just played (the file's `near` line), and prints the
 //! pattern file, reporting on
-//! stderr how well the weights predict the moves. `fit-playout` does the
+//! stderr how well the weights predict the moves. `fit-layered` does the
+//! same in layers: a shape seen too rarely to get a weight of its own
+//! weighs as its inner two rings, or its adjacent cells, do where those
+//! were seen often enough. `fit-playout` does the
 //! same with patterns of the six adjacent cells only: the playouts'
 //! weights. `fit-answers` fits the playouts' answers to the last stone
 //! (the twelve cells around it, each by its own twelve-cell shape, every
@@ -38,7 +42,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use hexarena::engine::patterns::mm::{Extent, Fitting, Sample, fit, predict};
+use hexarena::engine::patterns::mm::{Extent, Fitting, Sample, fit, layer, predict};
 use hexarena::engine::patterns::{Patterns, answers};
 use hexarena::engine::search::{DEFAULT_PRIOR_WEIGHT, SearchConfig};
 use hexarena::engine::{Cell, Game, Move, Record};
@@ -136,12 +140,15 @@ fn play(args: &[String]) -> Result<(), String> {
 
 fn fit_files(paths: &[String], extent: Extent) -> Result<(), String> {
     if paths.is_empty() {
-        return Err("usage: learn_patterns fit|fit-playout|fit-answers FILE...".into());
+        return Err("usage: learn_patterns fit|fit-layered|fit-playout|fit-answers FILE...".into());
     }
-    let (samples, games) = samples_of(paths, extent)?;
+    let (mut samples, games) = samples_of(paths, extent)?;
+    if extent == Extent::Layered {
+        layer(&mut samples, MIN_SEEN);
+    }
     // Nearness to the last move is for the tree's priors; the playouts
     // read the adjacent cells alone.
-    let proximity = extent == Extent::Shape;
+    let proximity = matches!(extent, Extent::Shape | Extent::Layered);
     let fitted = fit(&samples, Fitting { min_seen: MIN_SEEN, iterations: 60, proximity });
     let last = fitted.log_likelihood.last().copied().unwrap_or(f64::NAN);
     eprintln!(
@@ -156,6 +163,7 @@ fn fit_files(paths: &[String], extent: Extent) -> Result<(), String> {
     );
     let (what, command) = match extent {
         Extent::Shape => ("move patterns", "fit"),
+        Extent::Layered => ("move patterns in layers", "fit-layered"),
         Extent::Adjacent => ("playout patterns (the six adjacent cells only)", "fit-playout"),
         Extent::Answer => ("playout answers (the twelve cells around the last stone)", "fit-answers"),
     };
@@ -237,12 +245,13 @@ fn main() -> std::process::ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("play") => play(&args[1..]),
         Some("fit") => fit_files(&args[1..], Extent::Shape),
+        Some("fit-layered") => fit_files(&args[1..], Extent::Layered),
         Some("fit-playout") => fit_files(&args[1..], Extent::Adjacent),
         Some("fit-answers") => fit_files(&args[1..], Extent::Answer),
         Some("eval") => eval(&args[1..], Extent::Shape),
         Some("eval-answers") => eval(&args[1..], Extent::Answer),
         _ => {
-            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT] | fit FILE... | fit-playout FILE... | fit-answers FILE... | eval PATTERNS FILE... | eval-answers ANSWERS FILE..."
+            Err("usage: learn_patterns play GAMES ITERATIONS FILE [THREADS] [SEED] [SIZES] [PRIOR_WEIGHT] | fit FILE... | fit-layered FILE... | fit-playout FILE... | fit-answers FILE... | eval PATTERNS FILE... | eval-answers ANSWERS FILE..."
                 .into())
         }
     };

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use self::args::{Args, parse_duration};
 use self::gtp::{Gtp, GtpOptions};
 use self::thinking_clock::{ClockKind, ThinkingClock};
-use crate::engine::patterns::answers;
+use crate::engine::patterns::{Patterns, answers};
 use crate::engine::search::endgame::Checking;
 use crate::engine::search::refute::Refuting;
 use crate::engine::search::{Level, SearchConfig, settings};
@@ -21,7 +21,8 @@ const HELP: &str = "hexarena — a Hex platform
 usage:
   hexarena                      serve the web app (LEPTOS_SITE_ADDR, LEPTOS_SITE_ROOT)
   hexarena gtp [--level L] [--time-per-move SECONDS [--cpu-time] [--extend F]] [--no-swap] [--search S]
-               [--answers FILE] [--check SHARE[:MAX_EMPTY[:CHOICES]]] [--refute CHOICES[:MAX_EMPTY]]
+               [--patterns FILE] [--answers FILE] [--check SHARE[:MAX_EMPTY[:CHOICES]]]
+               [--refute CHOICES[:MAX_EMPTY]]
                                 the engine over GTP on stdin/stdout (HexGui, MoHex);
                                 --cpu-time counts the time per move in CPU time of
                                 the search thread (fair matches on a busy machine);
@@ -33,6 +34,8 @@ usage:
                                 rave_prior, expand_after, knowledge_after, deeper_after, reply_share,
                                 prior_weight, patterns, near, answers, answer_scale, playout,
                                 lists);
+                                --patterns FILE takes the tree's priors from the pattern
+                                weights of FILE (learn_patterns fit or fit-layered);
                                 --answers FILE has the playouts answer the last stone by
                                 the answer weights of FILE (learn_patterns fit-answers);
                                 --check keeps SHARE of a timed move (0 to 0.9) for the solver
@@ -104,7 +107,7 @@ fn bench(rest: &[String]) -> Result<(), args::ArgsError> {
 fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
     let usage = concat!(
         "usage: hexarena gtp [--level beginner|casual|strong|max] [--time-per-move SECONDS [--cpu-time]] ",
-        "[--extend FACTOR] [--no-swap] [--search NAME=VALUE,...] [--answers FILE] \
+        "[--extend FACTOR] [--no-swap] [--search NAME=VALUE,...] [--patterns FILE] [--answers FILE] \
          [--check SHARE[:MAX_EMPTY[:CHOICES]]] [--refute CHOICES[:MAX_EMPTY]]"
     );
     let mut a = Args::new(rest, usage);
@@ -127,6 +130,13 @@ fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
             .map_err(|e| args::ArgsError(format!("--search: {e}\n{usage}")))?,
         None => SearchConfig::default(),
     };
+    if let Some(path) = a.value("--patterns")? {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| args::ArgsError(format!("--patterns: cannot read {path}: {e}")))?;
+        let table = Patterns::parse(&text).map_err(|e| args::ArgsError(format!("--patterns: {path}: {e}")))?;
+        // As the answers: kept for the whole run.
+        search.patterns = Some(Box::leak(Box::new(table)));
+    }
     if let Some(path) = a.value("--answers")? {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| args::ArgsError(format!("--answers: cannot read {path}: {e}")))?;

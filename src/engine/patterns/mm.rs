@@ -40,6 +40,9 @@ pub struct Sample {
 pub enum Extent {
     /// The whole shape, to distance 2: the tree's priors.
     Shape,
+    /// The whole shape, fitted in layers ([`layer`]): the tree's priors,
+    /// a rare shape weighing as its inner rings.
+    Layered,
     /// The six adjacent cells only: the playouts' weights, cheap enough to
     /// read at every playout move.
     Adjacent,
@@ -53,7 +56,7 @@ impl Extent {
     /// after a move on `last`.
     pub fn pattern(self, shape: u64, cell: Cell, last: Option<Cell>) -> u64 {
         match self {
-            Extent::Shape => shape::canonical(shape),
+            Extent::Shape | Extent::Layered => shape::canonical(shape),
             Extent::Adjacent => shape::canonical(shape & shape::ADJACENT),
             Extent::Answer => answers::key(shape, cell, last),
         }
@@ -117,6 +120,49 @@ pub struct Fitted {
     pub top_one: f64,
     /// Positions whose played cell was among the ten heaviest.
     pub top_ten: f64,
+}
+
+/// Rewrites samples of whole shapes ([`Extent::Shape`]) for a layered fit:
+/// each candidate's pattern becomes the finest of its shape and its
+/// coarser patterns ([`shape::coarser`]) seen at least `min_seen` times
+/// among the candidates that no finer pattern took. A fit of the result
+/// lists exactly the patterns that a lookup in the fitted table
+/// ([`Patterns::weight`]) then finds first for each shape, so that rare
+/// shapes weigh as their inner rings do rather than all alike.
+pub fn layer(samples: &mut [Sample], min_seen: u32) {
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    for s in samples.iter() {
+        for &p in &s.candidates {
+            *seen.entry(p).or_default() += 1;
+        }
+    }
+    // Each shape's pattern, settled a level at a time.
+    let mut settled: HashMap<u64, u64> = seen.iter().filter(|(_, n)| **n >= min_seen).map(|(p, _)| (*p, *p)).collect();
+    for level in 0..2 {
+        let at_level = |p: u64| shape::coarser(p).nth(level);
+        let mut counts: HashMap<u64, u32> = HashMap::new();
+        for (&p, &n) in seen.iter().filter(|(p, _)| !settled.contains_key(*p)) {
+            if let Some(q) = at_level(p) {
+                *counts.entry(q).or_default() += n;
+            }
+        }
+        let open: Vec<u64> = seen.keys().filter(|p| !settled.contains_key(*p)).copied().collect();
+        for p in open {
+            // The coarsest level takes every shape left: the fit gives
+            // the rare ones among them the default weight.
+            match at_level(p) {
+                Some(q) if level == 1 || counts[&q] >= min_seen => {
+                    settled.insert(p, q);
+                }
+                _ => {}
+            }
+        }
+    }
+    let layered = |p: u64| settled.get(&p).copied().unwrap_or(p);
+    for s in samples.iter_mut() {
+        s.chosen = layered(s.chosen);
+        s.candidates.iter_mut().for_each(|p| *p = layered(*p));
+    }
 }
 
 /// A kind of candidate in a competition: its pattern's dense id (0: the
@@ -350,6 +396,47 @@ mod tests {
         let fitted = fit(&samples, Fitting { min_seen: 1, iterations: 100, proximity: false });
         let ratio = fitted.patterns.weight(3) / fitted.patterns.weight(4);
         assert!((2.7..3.1).contains(&ratio), "{ratio}");
+    }
+
+    #[test]
+    fn a_layered_fit_weighs_rare_shapes_by_their_inner_rings_as_its_lookup_does() {
+        // Shape 5 (mine adjacent) is common and often chosen; the rare
+        // shapes with the same adjacent cells and something further out
+        // are chosen as often as it, the rare shapes with an empty
+        // neighbourhood never.
+        let common = shape::canonical(0b01);
+        // Six outer rings, one stone on cell 13, 14 or 15: each seen 20
+        // times, too rarely for a weight of its own.
+        let outer = |i: u64| ((i % 2) + 1) << (2 * (13 + (i / 2) % 3));
+        let rare = |i: u64| shape::canonical(0b01 | outer(i));
+        let empty_rare = |i: u64| shape::canonical(outer(i));
+        let mut samples: Vec<Sample> = (0..120u64)
+            .map(|i| {
+                let chosen = if i % 2 == 0 { common } else { rare(i) };
+                sample(chosen, vec![common, rare(i), empty_rare(i), 0])
+            })
+            .collect();
+        let whole = samples.clone();
+        layer(&mut samples, 40);
+        assert!(samples.iter().all(|s| s.candidates.contains(&s.chosen)));
+        let fitted = fit(&samples, Fitting { min_seen: 40, iterations: 100, proximity: false });
+        // A rare shape weighs as its adjacent cells (those of `common`
+        // with nothing beyond, read as any beyond), far above the rare
+        // shapes with empty adjacent cells.
+        let (r, e) = (fitted.patterns.weight(rare(1)), fitted.patterns.weight(empty_rare(1)));
+        assert!(r > 5.0 * e, "{r} against {e}");
+        // The fitted table, looked up shape by shape, predicts the whole
+        // shapes as the fit predicted its layered samples.
+        let again = predict(&whole, &fitted.patterns);
+        assert!(
+            (again.log_likelihood - fitted.log_likelihood[99]).abs() < 1e-2,
+            "{again:?} {:?}",
+            fitted.log_likelihood[99]
+        );
+        // Without layers the rare shapes all share the default.
+        let flat = fit(&whole, Fitting { min_seen: 40, iterations: 100, proximity: false });
+        assert_eq!(flat.patterns.weight(rare(1)), flat.patterns.weight(empty_rare(1)));
+        assert!(predict(&whole, &flat.patterns).log_likelihood < again.log_likelihood);
     }
 
     #[test]

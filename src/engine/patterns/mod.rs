@@ -42,6 +42,15 @@ pub struct Patterns {
     /// Factors for nearness to the move just played (a `near` line), if
     /// the file was fitted with them.
     proximity: Option<Proximity>,
+    /// Whether some listed pattern reads only the inner rings (a layered
+    /// fit, [`mm::layer`]): then a shape the table does not list weighs
+    /// as its coarser patterns do ([`shape::coarser`]).
+    layered: bool,
+}
+
+/// Whether some of `patterns` reads only a shape's inner rings.
+fn any_layered(mut patterns: impl Iterator<Item = u64>) -> bool {
+    patterns.any(|p| p & shape::ANY_OUTER == shape::ANY_OUTER)
 }
 
 /// A weight at the file's precision, from its logarithm in thousandths.
@@ -60,7 +69,8 @@ impl Patterns {
     pub fn new(weights: impl IntoIterator<Item = (u64, f32)>, default: f32) -> Patterns {
         let exact = |w: f32| weight_of_log(log_of_weight(w));
         let entries: Vec<(u64, f32)> = weights.into_iter().map(|(k, w)| (k, exact(w))).collect();
-        Patterns { table: ShapeTable::new(&entries), default: exact(default), proximity: None }
+        let layered = any_layered(entries.iter().map(|(k, _)| *k));
+        Patterns { table: ShapeTable::new(&entries), default: exact(default), proximity: None, layered }
     }
 
     /// The same weights, with factors for nearness to the last move (kept
@@ -86,10 +96,15 @@ impl Patterns {
         })
     }
 
-    /// The weight of a canonical pattern.
+    /// The weight of a canonical pattern: its own if listed, else (in a
+    /// layered table) its finest coarser pattern's, else the default.
     #[inline]
     pub fn weight(&self, pattern: u64) -> f32 {
-        self.table.get(pattern).unwrap_or(self.default)
+        match self.table.get(pattern) {
+            Some(w) => w,
+            None if self.layered => shape::coarser(pattern).find_map(|p| self.table.get(p)).unwrap_or(self.default),
+            None => self.default,
+        }
     }
 
     /// The weight of every pattern not listed.
@@ -158,7 +173,8 @@ impl Patterns {
             }
         }
         let default = default.ok_or(fail(0, PatternsProblem::NoDefault))?;
-        Ok(Patterns { table, default, proximity })
+        let layered = any_layered(table.entries().map(|(k, _)| k));
+        Ok(Patterns { table, default, proximity, layered })
     }
 
     /// The file text of these weights, patterns in increasing order, after

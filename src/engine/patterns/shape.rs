@@ -176,10 +176,33 @@ pub fn point(shape: u64, k: usize) -> Option<Point> {
     }
 }
 
+/// The outer ring of a shape read as "any": every cell coded 3. A pattern
+/// with it stands for all the shapes that agree on the first two rings.
+pub const ANY_OUTER: u64 = 0xfff << 24;
+
+/// The two outer rings read as "any": a pattern of the adjacent cells.
+pub const ANY_BEYOND_ADJACENT: u64 = 0xff_ffff << 12;
+
 /// Whether `shape` is a code some board can produce (no neighbour coded 3,
-/// nothing beyond the eighteen neighbours).
+/// nothing beyond the eighteen neighbours), or such a code with its outer
+/// ring, or its two outer rings, read as "any".
 pub fn is_valid(shape: u64) -> bool {
-    shape >> (2 * NEIGHBOURS) == 0 && (0..NEIGHBOURS).all(|k| point(shape, k).is_some())
+    let read = match shape {
+        s if s & ANY_BEYOND_ADJACENT == ANY_BEYOND_ADJACENT => s & !ANY_BEYOND_ADJACENT,
+        s if s & ANY_OUTER == ANY_OUTER => s & !ANY_OUTER,
+        s => s,
+    };
+    shape >> (2 * NEIGHBOURS) == 0 && (0..NEIGHBOURS).all(|k| point(read, k).is_some())
+}
+
+/// The patterns a pattern falls back to when a table does not list it,
+/// finest first: the same shape with its outer ring, then its two outer
+/// rings, read as "any" (none past the adjacent cells alone).
+pub fn coarser(pattern: u64) -> impl Iterator<Item = u64> {
+    [ANY_OUTER, ANY_BEYOND_ADJACENT]
+        .into_iter()
+        .filter(move |&any| pattern & any != any)
+        .map(move |any| canonical(pattern | any))
 }
 
 #[cfg(test)]
@@ -276,5 +299,21 @@ mod tests {
         }
         assert!(is_valid(shape));
         assert!(!is_valid(3) && !is_valid(1 << 36));
+    }
+
+    #[test]
+    fn a_pattern_falls_back_to_its_inner_rings_and_then_its_adjacent_cells() {
+        // Mine at neighbour 0, theirs at bridge point 7, mine at step 14.
+        let shape = 0b01 | (0b10 << 14) | (0b01 << 28);
+        let levels: Vec<u64> = coarser(shape).collect();
+        assert_eq!(levels, vec![canonical(0b01 | (0b10 << 14) | ANY_OUTER), canonical(0b01 | ANY_BEYOND_ADJACENT)]);
+        assert!(levels.iter().all(|&p| is_valid(p) && canonical(p) == p));
+        // Each level falls back only to coarser ones; the adjacent cells
+        // alone to none.
+        assert_eq!(coarser(levels[0]).collect::<Vec<_>>(), vec![levels[1]]);
+        assert_eq!(coarser(levels[1]).count(), 0);
+        // "Any" is a whole ring's: one cell coded 3 is no pattern.
+        assert!(!is_valid(shape | (3 << 24)));
+        assert!(!is_valid(shape | ANY_OUTER | (3 << 12)));
     }
 }

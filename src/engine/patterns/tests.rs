@@ -143,3 +143,28 @@ fn the_priors_of_a_fixed_position_rank_the_fight_first() {
     let weight = |cell: &str| weights_of("9x9 e5 d5", 9).into_iter().find(|(c, _)| c.to_string() == cell).unwrap().1;
     assert!(weight("d6") > 10.0 * weight("b2"), "{} {}", weight("d6"), weight("b2"));
 }
+
+#[test]
+fn a_layered_table_weighs_an_unlisted_shape_as_its_finest_listed_coarser_pattern() {
+    let full = canonical(0b01 | (0b10 << 14) | (0b01 << 28));
+    let inner = shape::coarser(full).next().unwrap();
+    let adjacent = shape::coarser(full).nth(1).unwrap();
+    let table = Patterns::new([(full, 4.0), (inner, 2.0), (adjacent, 0.5)], 1.5);
+    let near = |w: f32, expected: f32| (w / expected - 1.0).abs() < 5e-4;
+    assert!(near(table.weight(full), 4.0));
+    // The same inner rings, another outer ring: the inner rings' weight.
+    let other_outer = canonical(0b01 | (0b10 << 14) | (0b10 << 26));
+    assert!(near(table.weight(other_outer), 2.0));
+    // The same adjacent cells only: theirs.
+    let other_inner = canonical(0b01 | (0b01 << 14));
+    assert!(near(table.weight(other_inner), 0.5));
+    // Nothing in common: the default.
+    assert!(near(table.weight(canonical(0b10)), 1.5));
+    // A table of whole shapes alone does not fall back, and the layers
+    // read back from the file.
+    let flat = Patterns::new([(full, 4.0), (inner, 2.0)].into_iter().filter(|(p, _)| *p == full), 1.5);
+    assert!(near(flat.weight(other_outer), 1.5));
+    let again = Patterns::parse(&table.to_text("")).expect("reads back");
+    assert_eq!(again, table);
+    assert!(near(again.weight(other_inner), 0.5));
+}
