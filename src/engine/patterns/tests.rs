@@ -168,3 +168,21 @@ fn a_layered_table_weighs_an_unlisted_shape_as_its_finest_listed_coarser_pattern
     assert_eq!(again, table);
     assert!(near(again.weight(other_inner), 0.5));
 }
+
+#[test]
+fn the_layered_table_reads_and_weighs_rare_shapes_by_their_inner_rings() {
+    let layered = Patterns::parse(include_str!("layered.txt")).expect("layered.txt reads");
+    assert!(layered.len() > 2 * Patterns::builtin().len(), "{}", layered.len());
+    let entries = layered.entries();
+    let inner = entries.iter().filter(|(p, _)| p & shape::ANY_OUTER == shape::ANY_OUTER).count();
+    assert!(inner > 1000, "{inner} patterns of the inner rings");
+    // A shape no fit lists (stones of both sides on every outer cell)
+    // weighs as its inner rings, or its adjacent cells, are listed.
+    let rare = canonical(0b01 | (0b10 << 12) | (0x999 << 24));
+    let find = |p: u64| entries.iter().find(|(q, _)| *q == p).map(|(_, w)| *w);
+    assert_eq!(find(rare), None);
+    let coarser: Vec<u64> = shape::coarser(rare).collect();
+    let expected = find(coarser[0]).or(find(coarser[1]));
+    assert!(expected.is_some(), "neither {coarser:x?} is listed");
+    assert_eq!(Some(layered.weight(rare)), expected);
+}
