@@ -128,6 +128,8 @@ fn bad_command_lines_are_refused_with_a_reason() {
         (&["gtp", "--search", "speed=9"][..], "--search: unknown setting 'speed'"),
         (&["gtp", "--refute", "3:0"][..], "--refute: `3:0` is not CHOICES[:MAX_EMPTY]"),
         (&["gtp", "--check", "2"][..], "--check: `2` is not SHARE[:MAX_EMPTY[:CHOICES]]"),
+        (&["gtp", "--patterns", "/nonexistent/p.txt"][..], "--patterns: cannot read /nonexistent/p.txt"),
+        (&["gtp", "--patterns", "Cargo.toml"][..], "must start with 'hexarena-patterns 1'"),
     ] {
         let (ok, out, err) = hexarena(args, "");
         assert!(!ok && err.contains(says) && out.is_empty(), "{args:?}: {err}");
