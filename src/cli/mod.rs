@@ -130,16 +130,18 @@ fn gtp(rest: &[String]) -> Result<(), args::ArgsError> {
             .map_err(|e| args::ArgsError(format!("--search: {e}\n{usage}")))?,
         None => SearchConfig::default(),
     };
+    // Both files are read alike; only their checks differ.
+    let read = |flag: &str, path: &str| {
+        std::fs::read_to_string(path).map_err(|e| args::ArgsError(format!("{flag}: cannot read {path}: {e}")))
+    };
     if let Some(path) = a.value("--patterns")? {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| args::ArgsError(format!("--patterns: cannot read {path}: {e}")))?;
+        let text = read("--patterns", &path)?;
         let table = Patterns::parse(&text).map_err(|e| args::ArgsError(format!("--patterns: {path}: {e}")))?;
         // As the answers: kept for the whole run.
         search.patterns = Some(Box::leak(Box::new(table)));
     }
     if let Some(path) = a.value("--answers")? {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| args::ArgsError(format!("--answers: cannot read {path}: {e}")))?;
+        let text = read("--answers", &path)?;
         let table = answers::parse(&text).map_err(|e| args::ArgsError(format!("--answers: {path}: {e}")))?;
         // The search keeps its tables for the whole run.
         search.answers = Some(Box::leak(Box::new(answers::Answers::new(table))));

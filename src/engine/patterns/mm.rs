@@ -130,12 +130,7 @@ pub struct Fitted {
 /// ([`Patterns::weight`]) then finds first for each shape, so that rare
 /// shapes weigh as their inner rings do rather than all alike.
 pub fn layer(samples: &mut [Sample], min_seen: u32) {
-    let mut seen: HashMap<u64, u32> = HashMap::new();
-    for s in samples.iter() {
-        for &p in &s.candidates {
-            *seen.entry(p).or_default() += 1;
-        }
-    }
+    let seen = seen(samples);
     // Each shape's pattern, settled a level at a time.
     let mut settled: HashMap<u64, u64> = seen.iter().filter(|(_, n)| **n >= min_seen).map(|(p, _)| (*p, *p)).collect();
     for level in 0..2 {
@@ -194,13 +189,19 @@ impl Gammas {
     }
 }
 
-fn index(samples: &[Sample], min_seen: u32) -> Competitions {
+/// How many times each pattern is among the candidates.
+fn seen(samples: &[Sample]) -> HashMap<u64, u32> {
     let mut seen: HashMap<u64, u32> = HashMap::new();
     for s in samples {
         for &p in &s.candidates {
             *seen.entry(p).or_default() += 1;
         }
     }
+    seen
+}
+
+fn index(samples: &[Sample], min_seen: u32) -> Competitions {
+    let seen = seen(samples);
     let mut patterns: Vec<u64> = seen.iter().filter(|(_, n)| **n >= min_seen).map(|(p, _)| *p).collect();
     patterns.sort_unstable();
     let ids: HashMap<u64, u32> = patterns.iter().enumerate().map(|(i, p)| (*p, i as u32 + 1)).collect();
@@ -400,7 +401,7 @@ mod tests {
 
     #[test]
     fn a_layered_fit_weighs_rare_shapes_by_their_inner_rings_as_its_lookup_does() {
-        // Shape 5 (mine adjacent) is common and often chosen; the rare
+        // One stone of the mover's adjacent is common and often chosen; the rare
         // shapes with the same adjacent cells and something further out
         // are chosen as often as it, the rare shapes with an empty
         // neighbourhood never.
