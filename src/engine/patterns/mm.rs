@@ -401,7 +401,7 @@ mod tests {
 
     #[test]
     fn a_layered_fit_weighs_rare_shapes_by_their_inner_rings_as_its_lookup_does() {
-        // One stone of the mover's adjacent is common and often chosen; the rare
+        // A lone stone of the mover's beside the cell is common and often chosen; the rare
         // shapes with the same adjacent cells and something further out
         // are chosen as often as it, the rare shapes with an empty
         // neighbourhood never.
